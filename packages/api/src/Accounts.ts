@@ -1,0 +1,156 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { commaSeparated, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
+
+export const AccountStatus = Schema.Literal("active", "inactive", "error", "suspended", "expired", "disabled")
+  .annotations({ identifier: "AccountStatus" })
+export type AccountStatus = typeof AccountStatus.Type
+
+export const StatusReason = Schema.Struct({
+  code: Schema.String,
+  description: Schema.String,
+  timestamp: Schema.String
+}).annotations({ identifier: "StatusReason" })
+
+export const AccountExpansion = Schema.Literal("connector", "connector_profile", "last_request", "actions")
+export type AccountExpansion = typeof AccountExpansion.Type
+
+export const AccountConnector = Schema.Struct({
+  key: Schema.String,
+  version: Schema.NullOr(Schema.String),
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AccountConnector" })
+
+export const AccountConnectorProfile = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String
+}).annotations({ identifier: "AccountConnectorProfile" })
+
+export const AccountAction = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  enabled: Schema.Boolean
+}).annotations({ identifier: "AccountAction" })
+
+export const Account = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  owner_id: Schema.String,
+  owner_name: Schema.NullOr(Schema.String),
+  owner_username: Schema.NullOr(Schema.String),
+  connector_key: Schema.String,
+  connector_version: Schema.NullOr(Schema.String),
+  connector_profile_id: Schema.NullOr(Schema.String),
+  status: AccountStatus,
+  status_reasons: Schema.Array(StatusReason),
+  settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  connected_at: Schema.String,
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  connector: Schema.NullOr(AccountConnector),
+  connector_profile: Schema.NullOr(AccountConnectorProfile),
+  last_request: Schema.NullOr(Schema.String).annotations({
+    description: "When the account was last active (requests and action runs); null unless expanded or never active"
+  }),
+  actions: Schema.NullOr(Schema.Array(AccountAction))
+}).annotations({ identifier: "Account" })
+export type Account = typeof Account.Type
+
+export const AccountsPage = PageOf(Account, "AccountsPage")
+
+const expand = Schema.optional(commaSeparated(AccountExpansion))
+
+export const ListAccountsParams = Schema.Struct({
+  expand,
+  page: Schema.optional(PageNumber),
+  page_size: Schema.optional(PageSize),
+  account_id: Schema.optional(commaSeparated(Schema.String)),
+  connector_key: Schema.optional(commaSeparated(Schema.String)),
+  status: Schema.optional(commaSeparated(AccountStatus)),
+  owner_id: Schema.optional(commaSeparated(Schema.String)),
+  search: Schema.optional(Schema.String),
+  connector_profile_id: Schema.optional(commaSeparated(Uuid)),
+  capability: Schema.optional(Schema.String)
+})
+export type ListAccountsParams = typeof ListAccountsParams.Type
+
+export const FilterOption = Schema.Struct({ value: Schema.String, label: Schema.String })
+
+export const AccountFilters = Schema.Struct({
+  connector_keys: Schema.Array(FilterOption),
+  account_ids: Schema.Array(FilterOption),
+  owner_ids: Schema.Array(FilterOption),
+  statuses: Schema.Array(FilterOption)
+}).annotations({ identifier: "AccountFilters" })
+
+export const StatusReasonInput = Schema.Struct({
+  code: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  description: Schema.String.pipe(Schema.maxLength(2000)),
+  timestamp: Schema.optional(Schema.DateTimeUtc)
+})
+
+export const PatchAccount = Schema.Struct({
+  status: Schema.optional(AccountStatus),
+  status_reasons: Schema.optional(Schema.Array(StatusReasonInput).pipe(Schema.maxItems(50)))
+}).annotations({ identifier: "PatchAccount", ...strictObject })
+export type PatchAccount = typeof PatchAccount.Type
+
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
+
+export const CreateAccount = Schema.Struct({
+  connector_key: Schema.String.pipe(
+    Schema.pattern(/^[a-z0-9_-]{1,100}$/, { message: () => "connector_key must match [a-z0-9_-]{1,100}" })
+  ),
+  connector_version: Schema.optional(text(100)),
+  connector_profile_id: Schema.optional(Uuid),
+  name: text(200),
+  owner_id: text(200),
+  owner_name: Schema.optional(text(200)),
+  owner_username: Schema.optional(text(200)),
+  credentials: JsonObject.annotations({ description: "Provider credentials: stored encrypted, never returned" }),
+  settings: Schema.optional(JsonObject)
+}).annotations({ identifier: "CreateAccount", ...strictObject })
+export type CreateAccount = typeof CreateAccount.Type
+
+const AccountId = HttpApiSchema.param("id", Schema.String)
+const ExpandParams = Schema.Struct({ expand })
+
+export class AccountsGroup extends HttpApiGroup.make("accounts")
+  .add(
+    HttpApiEndpoint.get("list_accounts", "/v2/accounts")
+      .setUrlParams(ListAccountsParams)
+      .addSuccess(Schema.Union(AccountsPage, Schema.Array(Account)))
+      .annotate(OpenApi.Description, "Paginated envelope, or a bare array when page and page_size are both omitted")
+  )
+  .add(
+    HttpApiEndpoint.get("list_account_filters", "/v2/accounts/filters")
+      .addSuccess(AccountFilters)
+  )
+  .add(
+    HttpApiEndpoint.get("get_account")`/v2/accounts/${AccountId}`
+      .setUrlParams(ExpandParams)
+      .addSuccess(Account)
+  )
+  .add(
+    HttpApiEndpoint.patch("patch_account")`/v2/accounts/${AccountId}`
+      .setUrlParams(ExpandParams)
+      .setPayload(PatchAccount)
+      .addSuccess(Account)
+  )
+  .add(
+    HttpApiEndpoint.del("delete_account")`/v2/accounts/${AccountId}`
+      .addSuccess(HttpApiSchema.NoContent)
+  )
+  .add(
+    HttpApiEndpoint.post("create_account", "/v2/accounts")
+      .setPayload(CreateAccount)
+      .addSuccess(Account, { status: 201 })
+      .annotate(OpenApi.Description, "Link an account from server-side code (beyond the spec)")
+  )
+  .middleware(Authentication)
+{}

@@ -1,0 +1,38 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { AccountsGroup } from "./Accounts.js"
+import {
+  BadGatewayBody,
+  BadRequestBody,
+  ConflictBody,
+  ForbiddenBody,
+  InternalServerErrorBody,
+  NotFoundBody,
+  NotImplementedBody,
+  PreconditionFailedBody,
+  RequestTimeoutBody,
+  TooManyRequestsBody,
+  UnauthorizedBody,
+  UnprocessableEntityBody
+} from "./Errors.js"
+import { SystemGroup } from "./System.js"
+
+/** The whole Switchyard API: the server implements it, the client is derived from it. */
+export class Api extends HttpApi.make("switchyard")
+  .add(SystemGroup)
+  .add(AccountsGroup)
+  .addError(BadRequestBody)
+  .addError(UnauthorizedBody)
+  .addError(ForbiddenBody)
+  .addError(NotFoundBody)
+  .addError(RequestTimeoutBody)
+  .addError(ConflictBody)
+  .addError(PreconditionFailedBody)
+  .addError(UnprocessableEntityBody)
+  .addError(TooManyRequestsBody)
+  .addError(InternalServerErrorBody)
+  .addError(NotImplementedBody)
+  .addError(BadGatewayBody)
+  .annotate(OpenApi.Title, "Switchyard")
+  .annotate(OpenApi.Version, "2.0.0")
+  .annotate(OpenApi.Description, "Self-hostable integration platform: accounts, connectors, actions and unified APIs")
+{}

@@ -1,0 +1,31 @@
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { ForbiddenBody, UnauthorizedBody } from "./Errors.js"
+
+/** API key scopes, as the spec's Authentication section names them. */
+export const ApiKeyScope = Schema.Literal("full_access", "read_only", "accounts", "actions").annotations({
+  identifier: "ApiKeyScope",
+  description: "full_access: every operation; read_only: GET only; accounts: account management; actions: action RPC"
+})
+export type ApiKeyScope = typeof ApiKeyScope.Type
+
+/** Who is calling: resolved from the API key by the authentication middleware. */
+export interface Caller {
+  readonly organizationId: string
+  readonly projectId: string
+  readonly apiKeyId: string
+  readonly scope: ApiKeyScope
+}
+
+export class CurrentCaller extends Context.Tag("Switchyard/CurrentCaller")<CurrentCaller, Caller>() {}
+
+/** HTTP Basic: the API key is the username, the password is empty. */
+export const basic = HttpApiSecurity.basic.pipe(
+  HttpApiSecurity.annotate(OpenApi.Description, "HTTP Basic with the API key as username and an empty password")
+)
+
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Switchyard/Authentication", {
+  failure: Schema.Union(UnauthorizedBody, ForbiddenBody),
+  provides: CurrentCaller,
+  security: { basic }
+}) {}

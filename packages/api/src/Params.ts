@@ -1,0 +1,48 @@
+import { Schema } from "effect"
+
+/**
+ * A query parameter that may be repeated and/or comma-separated
+ * (`account_id=a,b&account_id=c`), decoded into one array of items.
+ */
+export const commaSeparated = <A, I extends string, R>(item: Schema.Schema<A, I, R>) =>
+  Schema.transform(
+    Schema.Union(Schema.String, Schema.Array(Schema.String)),
+    Schema.Array(item),
+    {
+      strict: false,
+      decode: (raw) =>
+        (typeof raw === "string" ? [raw] : raw)
+          .flatMap((value) => value.split(","))
+          .map((value) => value.trim())
+          .filter((value) => value.length > 0),
+      encode: (values) => values
+    }
+  )
+
+/** Platform list pagination: `page` ≥ 1, `page_size` 1..100 (both optional, no defaults). */
+export const PageNumber = Schema.NumberFromString.pipe(
+  Schema.int({ message: () => "page must be an integer" }),
+  Schema.greaterThanOrEqualTo(1, { message: () => "page must be at least 1" })
+).annotations({ jsonSchema: { type: "integer", minimum: 1 } })
+
+export const PageSize = Schema.NumberFromString.pipe(
+  Schema.int({ message: () => "page_size must be an integer" }),
+  Schema.between(1, 100, { message: () => "page_size must be between 1 and 100" })
+).annotations({ jsonSchema: { type: "integer", minimum: 1, maximum: 100, default: 25 } })
+
+export const DEFAULT_PAGE_SIZE = 25
+
+export const Uuid = Schema.UUID.annotations({ message: () => "must be a UUID" })
+
+/** Paginated envelope of the platform list operations. */
+export const PageOf = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string) =>
+  Schema.Struct({
+    data: Schema.Array(item),
+    page: Schema.Int,
+    page_size: Schema.Int,
+    total: Schema.Int,
+    next_page: Schema.NullOr(Schema.Int)
+  }).annotations({ identifier })
+
+/** A JSON object body: extra properties are rejected rather than silently dropped. */
+export const strictObject = { parseOptions: { onExcessProperty: "error" } } as const

@@ -1,0 +1,6 @@
+export * from "./Accounts.js"
+export * from "./Api.js"
+export * from "./Authentication.js"
+export * from "./Errors.js"
+export * from "./Params.js"
+export * from "./System.js"

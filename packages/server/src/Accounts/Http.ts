@@ -1,0 +1,18 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api, CurrentCaller } from "@switchyard/api"
+import { Effect } from "effect"
+import { Accounts } from "./Accounts.js"
+
+export const AccountsHttpLive = HttpApiBuilder.group(Api, "accounts", (handlers) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    return handlers
+      .handle("list_accounts", ({ urlParams }) => Effect.flatMap(CurrentCaller, (caller) => accounts.list(caller, urlParams)))
+      .handle("list_account_filters", () => Effect.flatMap(CurrentCaller, accounts.filters))
+      .handle("get_account", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => accounts.get(caller, path.id, urlParams.expand ?? [])))
+      .handle("patch_account", ({ path, payload, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => accounts.patch(caller, path.id, payload, urlParams.expand ?? [])))
+      .handle("delete_account", ({ path }) => Effect.flatMap(CurrentCaller, (caller) => accounts.remove(caller, path.id)))
+      .handle("create_account", ({ payload }) => Effect.flatMap(CurrentCaller, (caller) => accounts.create(caller, payload)))
+  }))

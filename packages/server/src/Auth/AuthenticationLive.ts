@@ -1,0 +1,42 @@
+import { HttpServerRequest } from "@effect/platform"
+import { Authentication, Forbidden, Unauthorized } from "@switchyard/api"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { ApiKeys } from "./ApiKeys.js"
+import { scopeAllows } from "./ScopePolicy.js"
+
+const scopeLabel = {
+  full_access: "Full Access",
+  read_only: "Read Only",
+  accounts: "Accounts",
+  actions: "Actions"
+} as const
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const apiKeys = yield* ApiKeys
+    return Authentication.of({
+      basic: (credential) =>
+        Effect.gen(function*() {
+          const key = credential.username
+          if (key.length === 0 || Redacted.value(credential.password).length > 0) {
+            return yield* new Unauthorized({
+              message: "Missing or malformed API key: use HTTP Basic with the API key as username and an empty password"
+            })
+          }
+          const caller = yield* apiKeys.authenticate(key)
+          if (Option.isNone(caller)) {
+            return yield* new Unauthorized({ message: "Invalid API key" })
+          }
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const path = new URL(request.url, "http://switchyard").pathname
+          if (!scopeAllows(caller.value.scope, request.method, path)) {
+            return yield* new Forbidden({
+              message: `API key scope ${scopeLabel[caller.value.scope]} does not allow ${request.method} ${path}`
+            })
+          }
+          return caller.value
+        })
+    })
+  })
+)

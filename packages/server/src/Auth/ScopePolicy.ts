@@ -1,0 +1,21 @@
+import type { ApiKeyScope } from "@switchyard/api"
+
+const readMethods = new Set(["GET", "HEAD", "OPTIONS"])
+
+/** The path families each narrow scope may use (spec, Authentication: scopes). */
+const scopePaths: Record<Exclude<ApiKeyScope, "full_access" | "read_only">, ReadonlyArray<RegExp>> = {
+  accounts: [/^\/v2\/accounts(\/|$)/],
+  actions: [/^\/actions\/rpc\/?$/, /^\/mcp\/?$/]
+}
+
+/** Whether a key with `scope` may make a `method` request to `path`. */
+export const scopeAllows = (scope: ApiKeyScope, method: string, path: string): boolean => {
+  switch (scope) {
+    case "full_access":
+      return true
+    case "read_only":
+      return readMethods.has(method.toUpperCase())
+    default:
+      return scopePaths[scope].some((pattern) => pattern.test(path))
+  }
+}

@@ -1,0 +1,35 @@
+import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+
+/** All configuration, read once through Effect `Config`. */
+export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
+  effect: Effect.gen(function*() {
+    const port = yield* Config.port("PORT").pipe(Config.withDefault(4000))
+    const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+    const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
+    const dataDir = yield* Config.string("SWITCHYARD_DATA_DIR").pipe(Config.withDefault(".switchyard"))
+    const encryptionKey = yield* Config.option(Config.redacted("SWITCHYARD_ENCRYPTION_KEY"))
+    const previousEncryptionKeys = yield* Config.option(Config.redacted("SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS"))
+    const bootstrapApiKey = yield* Config.option(Config.redacted("SWITCHYARD_BOOTSTRAP_API_KEY"))
+    const logLevel = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+    const lastRequestFlushSeconds = yield* Config.integer("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS").pipe(
+      Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),
+      Config.withDefault(5)
+    )
+    return {
+      port,
+      host,
+      databaseUrl,
+      /** Where the embedded default keeps its files; `:memory:` keeps nothing on disk. */
+      dataDir,
+      encryptionKey,
+      previousEncryptionKeys: Option.match(previousEncryptionKeys, {
+        onNone: () => [] as Array<Redacted.Redacted>,
+        onSome: (keys) =>
+          Redacted.value(keys).split(",").map((key) => key.trim()).filter((key) => key.length > 0).map(Redacted.make)
+      }),
+      bootstrapApiKey,
+      logLevel,
+      lastRequestFlushSeconds
+    } as const
+  })
+}) {}

@@ -1,0 +1,85 @@
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Api, BadRequest, InternalServerError, NotFound } from "@switchyard/api"
+import { Cause, Effect } from "effect"
+
+const apiErrorTags = new Set([
+  "BadRequest",
+  "Unauthorized",
+  "Forbidden",
+  "NotFound",
+  "RequestTimeout",
+  "Conflict",
+  "PreconditionFailed",
+  "UnprocessableEntity",
+  "TooManyRequests",
+  "InternalServerError",
+  "NotImplemented",
+  "BadGateway"
+])
+
+const hasTag = (error: unknown, tags: ReadonlySet<string> | string): error is { readonly _tag: string } =>
+  typeof error === "object" && error !== null && "_tag" in error &&
+  (typeof tags === "string" ? error._tag === tags : tags.has(String(error._tag)))
+
+interface DecodeIssue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/** Values under these keys are secrets: an error message never echoes them. */
+const secretKeys = new Set(["credentials", "password", "secret", "token", "api_key"])
+const MAX_ECHO = 80
+
+const describeIssue = ({ message, path }: DecodeIssue) => {
+  const where = path.length > 0 ? `${path.map(String).join(".")}: ` : ""
+  const touchesSecret = path.some((segment) => secretKeys.has(String(segment)))
+  const actual = message.indexOf(", actual ")
+  const trimmed = actual >= 0 && (touchesSecret || message.length - actual > MAX_ECHO) ? message.slice(0, actual) : message
+  return where + trimmed.replace(/\s+/g, " ")
+}
+
+const samePath = (a: DecodeIssue, b: DecodeIssue) =>
+  a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i])
+
+/** An optional field reports "Expected undefined" beside the real problem: keep only the latter. */
+const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
+  const useful = issues.filter((issue) =>
+    !(issue.message.startsWith("Expected undefined") && issues.some((other) => other !== issue && samePath(other, issue)))
+  )
+  return useful.length === 0 ? "Invalid request" : useful.slice(0, 10).map(describeIssue).join("; ")
+}
+
+/**
+ * Every failure leaves in the documented `{statusCode, message, timestamp}` shape:
+ * decode failures become 400, unknown routes 404, unreadable bodies 400, defects 500.
+ * 408 and 429 carry their retry hint as a `Retry-After` header.
+ */
+export const ErrorResponsesLive = HttpApiBuilder.middleware(Api, (app) =>
+  Effect.catchAllCause(app, (cause) =>
+    Effect.gen(function*() {
+      if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
+      const error = Cause.squash(cause)
+      if (hasTag(error, apiErrorTags)) {
+        const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
+        if (retryAfter !== undefined) {
+          yield* HttpApp.appendPreResponseHandler((_, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.ceil(retryAfter))))
+          )
+        }
+        return yield* Effect.failCause(cause)
+      }
+      if (hasTag(error, "HttpApiDecodeError")) {
+        return yield* new BadRequest({ message: decodeMessage((error as unknown as { issues: Array<DecodeIssue> }).issues) })
+      }
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (hasTag(error, "RouteNotFound")) {
+        const path = new URL(request.url, "http://switchyard").pathname
+        return yield* new NotFound({ message: `No route for ${request.method} ${path}` })
+      }
+      if (hasTag(error, "RequestError")) {
+        return yield* new BadRequest({ message: "The request body could not be read: it must be valid JSON" })
+      }
+      yield* Effect.logError("unhandled failure", cause)
+      return yield* new InternalServerError({ message: "Internal server error" })
+    })
+  ))

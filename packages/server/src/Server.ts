@@ -1,0 +1,32 @@
+import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { ApiKeys } from "./Auth/ApiKeys.js"
+import { bootstrap } from "./Bootstrap.js"
+import { SwitchyardConfig } from "./Config.js"
+import { HttpApiLive, HttpExtrasLive } from "./Http.js"
+import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+import { SqlLive } from "./Sql.js"
+
+const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
+  Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
+)
+
+/** Everything but the listening socket: API, bootstrap, SQL with migrations. */
+export const AppLive = HttpExtrasLive.pipe(
+  Layer.provideMerge(HttpApiLive),
+  Layer.merge(BootstrapLive),
+  Layer.provideMerge(SqlLive)
+)
+
+const HttpServerLive = Layer.unwrapEffect(
+  Effect.map(SwitchyardConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+)
+
+/** The running server: serve the API on PORT/HOST. */
+export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+  Layer.provide(AppLive),
+  Layer.provide(HttpServerLive),
+  Layer.provide(SwitchyardConfig.Default)
+)
