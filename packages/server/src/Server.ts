@@ -13,20 +13,20 @@ const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
   Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
 )
 
-/** Everything but the listening socket: API, bootstrap, SQL with migrations. */
+/** The API with its docs and bootstrap; needs SQL (migrated) and config. */
 export const AppLive = HttpExtrasLive.pipe(
   Layer.provideMerge(HttpApiLive),
-  Layer.merge(BootstrapLive),
-  Layer.provideMerge(SqlLive)
+  Layer.merge(BootstrapLive)
 )
 
 const HttpServerLive = Layer.unwrapEffect(
   Effect.map(SwitchyardConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-/** The running server: serve the API on PORT/HOST. */
+/** The running server: the API on PORT/HOST over the configured database. */
 export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(AppLive),
   Layer.provide(HttpServerLive),
+  Layer.provide(SqlLive),
   Layer.provide(SwitchyardConfig.Default)
 )

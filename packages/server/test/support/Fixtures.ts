@@ -1,0 +1,54 @@
+import type { ApiKeyScope, CreateAccount } from "@switchyard/api"
+import { makeClient } from "@switchyard/client"
+import { Effect, Redacted } from "effect"
+import { ApiKeys } from "../../src/Auth/ApiKeys.js"
+import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
+import { BOOTSTRAP_KEY } from "./TestServer.js"
+
+/** A client of the test server that authenticates with `apiKey`. */
+export const clientFor = (apiKey: string) => makeClient({ apiKey })
+
+export const bootstrapClient = clientFor(BOOTSTRAP_KEY)
+
+/** The bootstrapped default project (the one BOOTSTRAP_KEY belongs to). */
+export const defaultProjectId = Effect.gen(function*() {
+  const projects = yield* ProjectsRepo
+  return (yield* projects.listProjects)[0]!.id
+})
+
+/** A key with `scope` in `projectId`, returned as its secret. */
+export const keyFor = (projectId: string, scope: ApiKeyScope) =>
+  Effect.gen(function*() {
+    const apiKeys = yield* ApiKeys
+    const { id, key } = yield* apiKeys.create(projectId, `test ${scope}`, scope)
+    return { id, key: Redacted.value(key) }
+  })
+
+/** Another organization with its own project and a Full Access key. */
+export const otherProject = Effect.gen(function*() {
+  const projects = yield* ProjectsRepo
+  const organization = yield* projects.createOrganization("Other organization")
+  const project = yield* projects.createProject(organization.id, "Other project")
+  const { key } = yield* keyFor(project.id, "full_access")
+  return { project, key }
+})
+
+export const accountBody = (overrides: Partial<CreateAccount> = {}): CreateAccount => ({
+  connector_key: "greenhouse",
+  name: "Acme Recruiting",
+  owner_id: "owner-1",
+  owner_name: "Ada Lovelace",
+  owner_username: "ada",
+  credentials: { api_key: "gh-super-secret-value" },
+  settings: { subdomain: "acme" },
+  ...overrides
+})
+
+/** A new project in the default organization with a Full Access key: a clean slate per test. */
+export const freshProject = Effect.gen(function*() {
+  const projects = yield* ProjectsRepo
+  const organization = (yield* projects.listOrganizations)[0]!
+  const project = yield* projects.createProject(organization.id, "Test project")
+  const { key } = yield* keyFor(project.id, "full_access")
+  return { projectId: project.id, key, client: yield* clientFor(key) }
+})

@@ -1,0 +1,66 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import * as Crypto from "node:crypto"
+import { AccountsRepo } from "../../src/Accounts/AccountsRepo.js"
+import { LastRequestTracker } from "../../src/Accounts/LastRequestTracker.js"
+import { ApiKeys } from "../../src/Auth/ApiKeys.js"
+import { SwitchyardConfig } from "../../src/Config.js"
+import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
+import { AppLive } from "../../src/Server.js"
+import { SqlLive } from "../../src/Sql.js"
+
+/** The Full Access key of the bootstrapped default project in every test server. */
+export const BOOTSTRAP_KEY = "swy_test_bootstrap_key_0123456789abcdef"
+
+/**
+ * A database of its own for one test file: with `DATABASE_URL` (CI) a fresh PostgreSQL
+ * database created and dropped around the file; otherwise an in-memory embedded PGlite.
+ */
+const freshDatabaseUrl = Effect.gen(function*() {
+  const adminUrl = process.env.DATABASE_URL
+  if (adminUrl === undefined || adminUrl.length === 0) return undefined
+  const name = `switchyard_test_${Crypto.randomBytes(6).toString("hex")}`
+  const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 })
+  yield* Effect.acquireRelease(
+    admin.unsafe(`CREATE DATABASE ${name}`),
+    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+  )
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
+
+export const testConfig = (databaseUrl: string | undefined, overrides: Record<string, string> = {}) =>
+  ConfigProvider.fromMap(
+    new Map(Object.entries({
+      SWITCHYARD_DATA_DIR: ":memory:",
+      SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
+      SWITCHYARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+      LOG_LEVEL: "WARN",
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+      ...overrides
+    }))
+  )
+
+/** Services the tests reach behind the API, e.g. to create a second project and its keys. */
+const ServicesLive = Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default, LastRequestTracker.Default)
+
+/**
+ * The real server over `NodeHttpServer.layerTest` (a real socket): the HttpClient in
+ * context targets it, so `HttpApiClient.make(Api)` needs no base URL.
+ */
+export const TestServer = (overrides: Record<string, string> = {}) =>
+  Layer.unwrapScoped(
+    Effect.map(freshDatabaseUrl, (databaseUrl) =>
+      HttpApiBuilder.serve().pipe(
+        Layer.provide(AppLive),
+        Layer.merge(ServicesLive),
+        Layer.provideMerge(NodeHttpServer.layerTest),
+        Layer.provideMerge(SqlLive),
+        Layer.provideMerge(SwitchyardConfig.Default),
+        Layer.provide(Layer.setConfigProvider(testConfig(databaseUrl, overrides)))
+      ))
+  )
