@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
-import { accountBody, bootstrapClient, freshProject } from "./support/Fixtures.js"
+import { accountBody, asPage, bootstrapClient, freshProject, records } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 
 layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
@@ -57,21 +57,17 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       expect(Array.isArray(all)).toBe(true)
       expect(all).toHaveLength(30)
 
-      const first = yield* client.accounts.list_accounts({ urlParams: { page: 1 } })
-      expect(Array.isArray(first)).toBe(false)
-      if (Array.isArray(first)) return
+      const first = asPage(yield* client.accounts.list_accounts({ urlParams: { page: 1 } }))
       expect(first).toMatchObject({ page: 1, page_size: 25, total: 30, next_page: 2 })
       expect(first.data).toHaveLength(25)
 
-      const second = yield* client.accounts.list_accounts({ urlParams: { page: 2, page_size: 25 } })
-      if (Array.isArray(second)) return expect.unreachable()
+      const second = asPage(yield* client.accounts.list_accounts({ urlParams: { page: 2, page_size: 25 } }))
       expect(second).toMatchObject({ page: 2, page_size: 25, total: 30, next_page: null })
       expect(second.data).toHaveLength(5)
       const ids = new Set([...first.data, ...second.data].map((account) => account.id))
       expect(ids.size).toBe(30)
 
-      const sized = yield* client.accounts.list_accounts({ urlParams: { page_size: 7 } })
-      if (Array.isArray(sized)) return expect.unreachable()
+      const sized = asPage(yield* client.accounts.list_accounts({ urlParams: { page_size: 7 } }))
       expect(sized).toMatchObject({ page: 1, page_size: 7, total: 30, next_page: 2 })
     }))
 
@@ -90,7 +86,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       yield* client.accounts.patch_account({ path: { id: c.id }, payload: { status: "suspended" }, urlParams: {} })
       const names = (urlParams: Parameters<typeof client.accounts.list_accounts>[0]["urlParams"]) =>
         client.accounts.list_accounts({ urlParams }).pipe(
-          Effect.map((result) => (Array.isArray(result) ? result : result.data).map((account) => account.name).sort())
+          Effect.map((result) => records(result).map((account) => account.name).sort())
         )
 
       expect(yield* names({ account_id: [a.id, b.id] })).toEqual(["Alpha Corp", "Beta Inc"])
@@ -200,7 +196,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       expect((yield* stored())?.toISOString()).toBe(touched.last_request)
 
       const listed = yield* client.accounts.list_accounts({ urlParams: { expand: ["last_request", "connector"] } })
-      expect((listed as ReadonlyArray<typeof account>)[0]!.last_request).toBe(touched.last_request)
+      expect(records(listed)[0]!.last_request).toBe(touched.last_request)
     }))
 
   it.effect("the bootstrap key works as a Full Access key", () =>

@@ -52,3 +52,15 @@ export const freshProject = Effect.gen(function*() {
   const { key } = yield* keyFor(project.id, "full_access")
   return { projectId: project.id, key, client: yield* clientFor(key) }
 })
+
+type ListResult<A, P> = ReadonlyArray<A> | P
+
+/** The envelope of a paged list answer (fails the test on a bare array). */
+export const asPage = <A, P extends { readonly data: ReadonlyArray<A> }>(result: ListResult<A, P>): P => {
+  if (Array.isArray(result)) throw new Error("expected a paginated envelope, got a bare array")
+  return result as P
+}
+
+/** The records of a list answer, bare or paged. */
+export const records = <A, P extends { readonly data: ReadonlyArray<A> }>(result: ListResult<A, P>): ReadonlyArray<A> =>
+  Array.isArray(result) ? (result as ReadonlyArray<A>) : (result as P).data
