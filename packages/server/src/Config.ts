@@ -9,7 +9,10 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const dataDir = yield* Config.string("SWITCHYARD_DATA_DIR").pipe(Config.withDefault(".switchyard"))
     const encryptionKey = yield* Config.option(Config.redacted("SWITCHYARD_ENCRYPTION_KEY"))
     const previousEncryptionKeys = yield* Config.option(Config.redacted("SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS"))
-    const bootstrapApiKey = yield* Config.option(Config.redacted("SWITCHYARD_BOOTSTRAP_API_KEY"))
+    // An empty value counts as unset, as `VAR= command` users expect.
+    const bootstrapApiKey = yield* Config.option(Config.redacted("SWITCHYARD_BOOTSTRAP_API_KEY")).pipe(
+      Config.map(Option.filter((key) => Redacted.value(key).length > 0))
+    )
     const logLevel = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
     const lastRequestFlushSeconds = yield* Config.integer("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS").pipe(
       Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),

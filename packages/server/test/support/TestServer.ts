@@ -48,19 +48,24 @@ export const testConfig = (databaseUrl: string | undefined, overrides: Record<st
 /** Services the tests reach behind the API, e.g. to create a second project and its keys. */
 const ServicesLive = Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default, LastRequestTracker.Default)
 
+/** Migrated SQL and config over a fresh database, without the HTTP layers. */
+export const TestDatabase = (overrides: Record<string, string> = {}) =>
+  Layer.unwrapScoped(
+    Effect.map(freshDatabaseUrl, (databaseUrl) =>
+      SqlLive.pipe(
+        Layer.provideMerge(SwitchyardConfig.Default),
+        Layer.provideMerge(Layer.setConfigProvider(testConfig(databaseUrl, overrides)))
+      ))
+  )
+
 /**
  * The real server over `NodeHttpServer.layerTest` (a real socket): the HttpClient in
  * context targets it, so `HttpApiClient.make(Api)` needs no base URL.
  */
 export const TestServer = (overrides: Record<string, string> = {}) =>
-  Layer.unwrapScoped(
-    Effect.map(freshDatabaseUrl, (databaseUrl) =>
-      HttpApiBuilder.serve().pipe(
-        Layer.provide(AppLive),
-        Layer.merge(ServicesLive),
-        Layer.provideMerge(NodeHttpServer.layerTest),
-        Layer.provideMerge(SqlLive),
-        Layer.provideMerge(SwitchyardConfig.Default),
-        Layer.provide(Layer.setConfigProvider(testConfig(databaseUrl, overrides)))
-      ))
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(AppLive),
+    Layer.merge(ServicesLive),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDatabase(overrides))
   )
