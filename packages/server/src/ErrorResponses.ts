@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Api, BadRequest, InternalServerError, NotFound } from "@switchyard/api"
 import { Cause, Effect } from "effect"
 
@@ -54,32 +54,40 @@ const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
  * decode failures become 400, unknown routes 404, unreadable bodies 400, defects 500.
  * 408 and 429 carry their retry hint as a `Retry-After` header.
  */
-export const ErrorResponsesLive = HttpApiBuilder.middleware(Api, (app) =>
-  Effect.catchAllCause(app, (cause) =>
-    Effect.gen(function*() {
-      if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
-      const error = Cause.squash(cause)
-      if (hasTag(error, apiErrorTags)) {
-        const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
-        if (retryAfter !== undefined) {
-          yield* HttpApp.appendPreResponseHandler((_, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.ceil(retryAfter))))
-          )
+export const errorResponses = (api: HttpApi.HttpApi.Any) =>
+  HttpApiBuilder.middleware(api as typeof Api, (app) =>
+    Effect.catchAllCause(app, (cause) =>
+      Effect.gen(function*() {
+        if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
+        const error = Cause.squash(cause)
+        if (hasTag(error, apiErrorTags)) {
+          const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
+          if (retryAfter !== undefined) {
+            yield* HttpApp.appendPreResponseHandler((_, response) =>
+              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.ceil(retryAfter))))
+            )
+          }
+          return yield* Effect.failCause(cause)
         }
-        return yield* Effect.failCause(cause)
-      }
-      if (hasTag(error, "HttpApiDecodeError")) {
-        return yield* new BadRequest({ message: decodeMessage((error as unknown as { issues: Array<DecodeIssue> }).issues) })
-      }
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (hasTag(error, "RouteNotFound")) {
-        const path = new URL(request.url, "http://switchyard").pathname
-        return yield* new NotFound({ message: `No route for ${request.method} ${path}` })
-      }
-      if (hasTag(error, "RequestError")) {
-        return yield* new BadRequest({ message: "The request body could not be read: it must be valid JSON" })
-      }
-      yield* Effect.logError("unhandled failure", cause)
-      return yield* new InternalServerError({ message: "Internal server error" })
-    })
-  ))
+        if (hasTag(error, "HttpApiDecodeError")) {
+          return yield* new BadRequest({ message: decodeMessage((error as unknown as { issues: Array<DecodeIssue> }).issues) })
+        }
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (hasTag(error, "RouteNotFound")) {
+          const path = new URL(request.url, "http://switchyard").pathname
+          return yield* new NotFound({ message: `No route for ${request.method} ${path}` })
+        }
+        if (hasTag(error, "RequestError")) {
+          const malformed = (error as { readonly cause?: unknown }).cause instanceof SyntaxError
+          return yield* new BadRequest({
+            message: malformed
+              ? "The request body is not valid JSON"
+              : "The request body could not be read (bodies are limited to 10 MiB)"
+          })
+        }
+        yield* Effect.logError("unhandled failure", cause)
+        return yield* new InternalServerError({ message: "Internal server error" })
+      })
+    ))
+
+export const ErrorResponsesLive = errorResponses(Api)

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "@effect/vitest"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+const serverDir = Path.resolve(import.meta.dirname, "..")
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = Net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (server.address() as Net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+const env = (dataDir: string, port: number) => {
+  const { DATABASE_URL: _ignored, ...rest } = process.env
+  return { ...rest, SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "WARN" }
+}
+
+const start = (script: string, args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
+  const child = spawn(process.execPath, [tsxCli, script, ...args], { cwd: serverDir, env: environment })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  return { child, output: () => output }
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+
+const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+const runCli = async (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
+  const cli = start("src/cli.ts", args, environment)
+  const code = await exited(cli.child)
+  return { code, output: cli.output() }
+}
+
+describe("the server process", () => {
+  it("starts on the embedded default, prints a usable key once, shares its database with the CLI and stops on SIGTERM", async () => {
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-main-"))
+    const port = await freePort()
+    const environment = env(dataDir, port)
+    const server = start("src/main.ts", [], environment)
+    const base = `http://127.0.0.1:${port}`
+    await waitFor(() => /swy_[A-Za-z0-9_-]{43}/.test(server.output()), "the printed key")
+    const key = server.output().match(/swy_[A-Za-z0-9_-]{43}/)![0]
+    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), "healthz")
+
+    const auth = { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` }
+    const listed = await fetch(`${base}/v2/accounts`, { headers: auth })
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toEqual([])
+
+    // The CLI reaches the running server's embedded database.
+    const projects = await runCli(["projects", "list"], environment)
+    expect(projects.code).toBe(0)
+    expect(projects.output).toContain("Default project")
+    const projectId = projects.output.match(/^([0-9a-f-]{36})/m)![1]!
+    const created = await runCli(["keys", "create", "--project", projectId, "--scope", "read_only"], environment)
+    expect(created.code).toBe(0)
+    const readOnlyKey = created.output.match(/swy_[A-Za-z0-9_-]{43}/)![0]
+    const readOnly = { authorization: `Basic ${Buffer.from(`${readOnlyKey}:`).toString("base64")}` }
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts/x`, { method: "DELETE", headers: readOnly })).status).toBe(403)
+    const keyId = created.output.match(/key ([0-9a-f-]{36}) for project/)![1]!
+    expect((await runCli(["keys", "revoke", keyId], environment)).code).toBe(0)
+    const bad = await runCli(["keys", "create", "--project", "nope"], environment)
+    expect(bad.code).toBe(1)
+    expect(bad.output).toContain("no project has id nope")
+
+    const stopped = exited(server.child)
+    server.child.kill("SIGTERM")
+    expect(await stopped).toBe(0)
+    expect(Fs.existsSync(Path.join(dataDir, "server.lock"))).toBe(false)
+
+    // A restart keeps the data and prints no new key; the revoked key stays revoked.
+    const again = start("src/main.ts", [], environment)
+    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), "healthz after restart")
+    expect((await fetch(`${base}/v2/accounts`, { headers: auth })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly })).status).toBe(401)
+    expect(again.output()).not.toMatch(/swy_/)
+    const stoppedAgain = exited(again.child)
+    again.child.kill("SIGINT")
+    expect(await stoppedAgain).toBe(0)
+  }, 180_000)
+})
