@@ -14,6 +14,7 @@ import {
   UnauthorizedBody,
   UnprocessableEntityBody
 } from "./Errors.js"
+import { documentDecodeErrorsAsBadRequest } from "./OpenApiFixes.js"
 import { SystemGroup } from "./System.js"
 
 /** The whole Switchyard API: the server implements it, the client is derived from it. */
@@ -35,4 +36,5 @@ export class Api extends HttpApi.make("switchyard")
   .annotate(OpenApi.Title, "Switchyard")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(OpenApi.Description, "Self-hostable integration platform: accounts, connectors, actions and unified APIs")
+  .annotate(OpenApi.Transform, documentDecodeErrorsAsBadRequest)
 {}

@@ -27,24 +27,34 @@ interface DecodeIssue {
 }
 
 /** Values under these keys are secrets: an error message never echoes them. */
-const secretKeys = new Set(["credentials", "password", "secret", "token", "api_key"])
+const secretKeys = ["credentials", "password", "secret", "token", "api_key"]
 const MAX_ECHO = 80
+
+/**
+ * Echo the offending value only when it is a short scalar away from any secret: objects
+ * and arrays may carry credentials anywhere inside them.
+ */
+const safeToEcho = (path: ReadonlyArray<PropertyKey>, actual: string) =>
+  actual.length <= MAX_ECHO &&
+  !/^[[{]/.test(actual) &&
+  !path.some((segment) => secretKeys.includes(String(segment))) &&
+  !secretKeys.some((key) => actual.includes(key))
 
 const describeIssue = ({ message, path }: DecodeIssue) => {
   const where = path.length > 0 ? `${path.map(String).join(".")}: ` : ""
-  const touchesSecret = path.some((segment) => secretKeys.has(String(segment)))
-  const actual = message.indexOf(", actual ")
-  const trimmed = actual >= 0 && (touchesSecret || message.length - actual > MAX_ECHO) ? message.slice(0, actual) : message
-  return where + trimmed.replace(/\s+/g, " ")
+  const at = message.indexOf(", actual ")
+  const echoed = at >= 0 ? message.slice(at + ", actual ".length) : ""
+  const text = at >= 0 && !safeToEcho(path, echoed) ? message.slice(0, at) : message
+  return where + text.replace(/\s+/g, " ")
 }
 
-const samePath = (a: DecodeIssue, b: DecodeIssue) =>
-  a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i])
+const within = (inner: DecodeIssue, outer: DecodeIssue) =>
+  inner.path.length >= outer.path.length && outer.path.every((segment, i) => segment === inner.path[i])
 
 /** An optional field reports "Expected undefined" beside the real problem: keep only the latter. */
 const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
   const useful = issues.filter((issue) =>
-    !(issue.message.startsWith("Expected undefined") && issues.some((other) => other !== issue && samePath(other, issue)))
+    !(issue.message.startsWith("Expected undefined") && issues.some((other) => other !== issue && within(other, issue)))
   )
   return useful.length === 0 ? "Invalid request" : useful.slice(0, 10).map(describeIssue).join("; ")
 }

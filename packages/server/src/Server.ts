@@ -23,10 +23,12 @@ const HttpServerLive = Layer.unwrapEffect(
   Effect.map(SwitchyardConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-/** The running server: the API on PORT/HOST over the configured database. */
+/**
+ * The running server: the API on PORT/HOST over the configured database. The socket opens
+ * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
+ */
 export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  Layer.provide(AppLive),
-  Layer.provide(HttpServerLive),
+  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
   Layer.provide(SqlLive),
   Layer.provide(SwitchyardConfig.Default)
 )

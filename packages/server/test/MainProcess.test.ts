@@ -42,6 +42,19 @@ const waitFor = async (check: () => Promise<boolean> | boolean, what: string, ti
   throw new Error(`timed out waiting for ${what}`)
 }
 
+/**
+ * Polls health while the server starts: a refused connection means "not yet"; a connection
+ * accepted but never answered is a failure (the socket must not open before the app is ready).
+ */
+const healthy = (base: string) =>
+  fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+    (r) => r.ok,
+    (error: Error) => {
+      if (error.name === "TimeoutError") throw new Error("a request during start-up was never answered")
+      return false
+    }
+  )
+
 const runCli = async (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
   const cli = start("src/cli.ts", args, environment)
   const code = await exited(cli.child)
@@ -57,10 +70,10 @@ describe("the server process", () => {
     const base = `http://127.0.0.1:${port}`
     await waitFor(() => /swy_[A-Za-z0-9_-]{43}/.test(server.output()), "the printed key")
     const key = server.output().match(/swy_[A-Za-z0-9_-]{43}/)![0]
-    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), "healthz")
+    await waitFor(() => healthy(base), "healthz")
 
     const auth = { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` }
-    const listed = await fetch(`${base}/v2/accounts`, { headers: auth })
+    const listed = await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(10_000) })
     expect(listed.status).toBe(200)
     expect(await listed.json()).toEqual([])
 
@@ -73,8 +86,8 @@ describe("the server process", () => {
     expect(created.code).toBe(0)
     const readOnlyKey = created.output.match(/swy_[A-Za-z0-9_-]{43}/)![0]
     const readOnly = { authorization: `Basic ${Buffer.from(`${readOnlyKey}:`).toString("base64")}` }
-    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly })).status).toBe(200)
-    expect((await fetch(`${base}/v2/accounts/x`, { method: "DELETE", headers: readOnly })).status).toBe(403)
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts/x`, { method: "DELETE", headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(403)
     const keyId = created.output.match(/key ([0-9a-f-]{36}) for project/)![1]!
     expect((await runCli(["keys", "revoke", keyId], environment)).code).toBe(0)
     const bad = await runCli(["keys", "create", "--project", "nope"], environment)
@@ -88,9 +101,9 @@ describe("the server process", () => {
 
     // A restart keeps the data and prints no new key; the revoked key stays revoked.
     const again = start("src/main.ts", [], environment)
-    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), "healthz after restart")
-    expect((await fetch(`${base}/v2/accounts`, { headers: auth })).status).toBe(200)
-    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly })).status).toBe(401)
+    await waitFor(() => healthy(base), "healthz after restart")
+    expect((await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(10_000) })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(401)
     expect(again.output()).not.toMatch(/swy_/)
     const stoppedAgain = exited(again.child)
     again.child.kill("SIGINT")

@@ -18,8 +18,11 @@ export const AuthenticationLive = Layer.effect(
     return Authentication.of({
       basic: (credential) =>
         Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // The platform decoder slices off any 6-character scheme: insist on Basic itself.
+          const isBasic = /^basic /i.test(request.headers.authorization ?? "")
           const key = credential.username
-          if (key.length === 0 || Redacted.value(credential.password).length > 0) {
+          if (!isBasic || key.length === 0 || Redacted.value(credential.password).length > 0) {
             return yield* new Unauthorized({
               message: "Missing or malformed API key: use HTTP Basic with the API key as username and an empty password"
             })
@@ -28,7 +31,6 @@ export const AuthenticationLive = Layer.effect(
           if (Option.isNone(caller)) {
             return yield* new Unauthorized({ message: "Invalid API key" })
           }
-          const request = yield* HttpServerRequest.HttpServerRequest
           const path = new URL(request.url, "http://switchyard").pathname
           if (!scopeAllows(caller.value.scope, request.method, path)) {
             return yield* new Forbidden({

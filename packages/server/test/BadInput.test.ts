@@ -1,0 +1,254 @@
+import { HttpClientRequest } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { accountBody, freshProject } from "./support/Fixtures.js"
+import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, jsonText, send, withKey } from "./support/Wire.js"
+
+const countAccounts = (projectId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE project_id = ${projectId}`
+    return Number(row!.n)
+  }).pipe(Effect.orDie)
+
+/** A fresh project, its key, and a raw sender authenticated with that key. */
+const setup = Effect.gen(function*() {
+  const project = yield* freshProject
+  const authed = (request: HttpClientRequest.HttpClientRequest) => send(request.pipe(withKey(project.key)))
+  return { ...project, authed }
+})
+
+const validBody = (): Record<string, unknown> => ({ ...accountBody() })
+
+const without = (key: string) => {
+  const body = validBody()
+  delete body[key]
+  return body
+}
+
+layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
+  it.effect("a valid raw POST is accepted: the failures below are about their input alone", () =>
+    Effect.gen(function*() {
+      const { authed, projectId } = yield* setup
+      const response = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(json(validBody())))
+      expect(response.status).toBe(201)
+      expect(response.json).toMatchObject({ name: "Acme Recruiting" })
+      expect(yield* countAccounts(projectId)).toBe(1)
+    }))
+
+  it.effect("malformed JSON bodies are 400 and store nothing", () =>
+    Effect.gen(function*() {
+      const { authed, client, projectId } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const before = yield* countAccounts(projectId)
+      for (const text of ["{not json", "{\"name\": \"x\",}", "[1, 2", "nul", "{\"connector_key\": \"greenhouse\""]) {
+        const created = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(jsonText(text)))
+        const body = expectErrorBody(created, 400)
+        expect(body.message).toMatch(/JSON/)
+        const patched = yield* authed(HttpClientRequest.patch(`/v2/accounts/${account.id}`).pipe(jsonText(text)))
+        expectErrorBody(patched, 400)
+      }
+      expect(yield* countAccounts(projectId)).toBe(before)
+      expect(yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).toEqual(account)
+    }))
+
+  it.effect("create with a wrong type, a missing field or an unknown property is 400 naming the field", () =>
+    Effect.gen(function*() {
+      const { authed, projectId } = yield* setup
+      const cases: ReadonlyArray<readonly [string, unknown, string]> = [
+        ["name is a number", { ...validBody(), name: 5 }, "name"],
+        ["owner_id is an array", { ...validBody(), owner_id: ["o"] }, "owner_id"],
+        ["settings is a string", { ...validBody(), settings: "subdomain=acme" }, "settings"],
+        ["connector_key has capitals and spaces", { ...validBody(), connector_key: "Green House" }, "connector_key"],
+        ["name is empty", { ...validBody(), name: "" }, "name"],
+        [
+          "connector_profile_id is not a UUID",
+          { ...validBody(), connector_profile_id: "not-a-uuid" },
+          "connector_profile_id"
+        ],
+        ["name is missing", without("name"), "name"],
+        ["owner_id is missing", without("owner_id"), "owner_id"],
+        ["connector_key is missing", without("connector_key"), "connector_key"],
+        ["credentials are missing", without("credentials"), "credentials"],
+        ["an unknown property", { ...validBody(), nickname: "acme" }, "nickname"],
+        ["the body is an array", [validBody()], ""],
+        ["the body is null", null, ""]
+      ]
+      for (const [label, payload, field] of cases) {
+        const response = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(json(payload)))
+        expect({ label, status: response.status }).toEqual({ label, status: 400 })
+        const body = expectErrorBody(response, 400)
+        if (field.length > 0) {
+          expect({ label, message: body.message }).toEqual({ label, message: expect.stringContaining(field) })
+        }
+      }
+      expect(yield* countAccounts(projectId)).toBe(0)
+    }))
+
+  it.effect("a credentials value of the wrong type is 400 and never echoed back", () =>
+    Effect.gen(function*() {
+      const { authed, projectId } = yield* setup
+      const secret = "my-secret-string-value"
+      for (
+        const credentials of [secret, [secret], [{ api_key: secret }], `${secret} ${"x".repeat(200)}`, 123456789]
+      ) {
+        const request = HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), credentials }))
+        const response = yield* authed(request)
+        const body = expectErrorBody(response, 400)
+        expect(body.message).toContain("credentials")
+        expect(response.text).not.toContain(secret)
+        expect(response.text).not.toContain("123456789")
+      }
+      expect(yield* countAccounts(projectId)).toBe(0)
+    }))
+
+  it.effect("a value under a credentials key is never echoed, wherever it sits in a rejected body", () =>
+    Effect.gen(function*() {
+      const { authed, projectId } = yield* setup
+      const secret = "my-secret-string-value"
+      const bodies: ReadonlyArray<readonly [string, unknown]> = [
+        ["a long array body", [{ ...validBody(), credentials: { api_key: secret } }]],
+        ["a short array body", [{ credentials: { api_key: secret } }]],
+        ["credentials nested under an unknown property", { account: { credentials: { api_key: secret } } }],
+        ["credentials nested under a wrongly typed field", { ...validBody(), name: { credentials: secret } }]
+      ]
+      const leaks: Array<string> = []
+      for (const [label, payload] of bodies) {
+        const response = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(json(payload)))
+        expectErrorBody(response, 400)
+        if (response.text.includes(secret)) leaks.push(`${label}: ${response.text}`)
+      }
+      expect(leaks).toEqual([])
+      expect(yield* countAccounts(projectId)).toBe(0)
+    }))
+
+  it.effect("patch with an invalid status, wrong types or an unknown property is 400 naming the field", () =>
+    Effect.gen(function*() {
+      const { authed, client } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const cases: ReadonlyArray<readonly [string, unknown, string]> = [
+        ["unknown status", { status: "bogus" }, "status"],
+        ["status is a number", { status: 1 }, "status"],
+        ["status_reasons is an object", { status_reasons: { code: "x", description: "y" } }, "status_reasons"],
+        ["a reason without code", { status_reasons: [{ description: "y" }] }, "code"],
+        ["a reason with an empty code", { status_reasons: [{ code: "", description: "y" }] }, "code"],
+        [
+          "a reason with a bad timestamp",
+          { status_reasons: [{ code: "c", description: "d", timestamp: "yesterday" }] },
+          "timestamp"
+        ],
+        ["an unknown property", { status: "active", colour: "blue" }, "colour"]
+      ]
+      for (const [label, payload, field] of cases) {
+        const response = yield* authed(HttpClientRequest.patch(`/v2/accounts/${account.id}`).pipe(json(payload)))
+        expect({ label, status: response.status }).toEqual({ label, status: 400 })
+        const body = expectErrorBody(response, 400)
+        expect({ label, message: body.message }).toEqual({ label, message: expect.stringContaining(field) })
+      }
+      // Nothing was applied: not even the valid `status` beside the unknown property.
+      expect(yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).toEqual(account)
+    }))
+
+  it.effect("an empty PATCH body is 422", () =>
+    Effect.gen(function*() {
+      const { authed, client } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const response = yield* authed(HttpClientRequest.patch(`/v2/accounts/${account.id}`).pipe(json({})))
+      const body = expectErrorBody(response, 422)
+      expect(body.message).toMatch(/status/)
+      expect(yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).toEqual(account)
+    }))
+
+  it.effect("out-of-range or non-numeric page and page_size are 400 naming the parameter", () =>
+    Effect.gen(function*() {
+      const { authed, client } = yield* setup
+      yield* client.accounts.create_account({ payload: accountBody() })
+      const cases: ReadonlyArray<readonly [string, RegExp]> = [
+        ["page=0", /\bpage\b/],
+        ["page=-1", /\bpage\b/],
+        ["page=abc", /\bpage\b/],
+        ["page=1.5", /\bpage\b/],
+        ["page_size=0", /\bpage_size\b/],
+        ["page_size=101", /\bpage_size\b/],
+        ["page_size=abc", /\bpage_size\b/],
+        ["page=1&page_size=1000", /\bpage_size\b/]
+      ]
+      for (const [query, mentions] of cases) {
+        const response = yield* authed(HttpClientRequest.get(`/v2/accounts?${query}`))
+        expect({ query, status: response.status }).toEqual({ query, status: 400 })
+        const body = expectErrorBody(response, 400)
+        expect({ query, message: body.message }).toEqual({ query, message: expect.stringMatching(mentions) })
+      }
+      // The limits themselves are accepted.
+      for (const query of ["page=1", "page_size=1", "page_size=100"]) {
+        expect({ query, status: (yield* authed(HttpClientRequest.get(`/v2/accounts?${query}`))).status })
+          .toEqual({ query, status: 200 })
+      }
+    }))
+
+  it.effect("a connector_profile_id filter that is not a UUID is 400", () =>
+    Effect.gen(function*() {
+      const { authed } = yield* setup
+      for (const query of ["connector_profile_id=not-a-uuid", `connector_profile_id=${crypto.randomUUID()},nope`]) {
+        const body = expectErrorBody(yield* authed(HttpClientRequest.get(`/v2/accounts?${query}`)), 400)
+        expect(body.message).toContain("connector_profile_id")
+      }
+      const ok = yield* authed(HttpClientRequest.get(`/v2/accounts?connector_profile_id=${crypto.randomUUID()}`))
+      expect(ok.status).toBe(200)
+      expect(ok.json).toEqual([])
+    }))
+
+  it.effect("an unknown expand value is 400 on list, get and patch", () =>
+    Effect.gen(function*() {
+      const { authed, client } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const requests = [
+        HttpClientRequest.get("/v2/accounts?expand=bogus"),
+        HttpClientRequest.get("/v2/accounts?expand=connector,bogus"),
+        HttpClientRequest.get(`/v2/accounts/${account.id}?expand=bogus`),
+        HttpClientRequest.patch(`/v2/accounts/${account.id}?expand=bogus`).pipe(json({ status: "inactive" }))
+      ]
+      for (const request of requests) {
+        const body = expectErrorBody(yield* authed(request), 400)
+        expect(body.message).toContain("expand")
+      }
+      // The PATCH with a bad expand was not applied.
+      expect((yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).status).toBe("active")
+      const ok = yield* authed(HttpClientRequest.get(`/v2/accounts/${account.id}?expand=connector,last_request`))
+      expect(ok.status).toBe(200)
+    }))
+
+  it.effect("an unknown route or method is 404 in the error shape", () =>
+    Effect.gen(function*() {
+      const { authed } = yield* setup
+      for (
+        const request of [
+          HttpClientRequest.get("/v2/nope"),
+          HttpClientRequest.get("/v3/accounts"),
+          HttpClientRequest.get("/v2/accounts/a/b"),
+          HttpClientRequest.put("/v2/accounts/some-id").pipe(json({ status: "active" }))
+        ]
+      ) {
+        const body = expectErrorBody(yield* authed(request), 404)
+        expect(body.message).toContain(new URL(request.url, "http://x").pathname)
+      }
+      expectErrorBody(yield* send(HttpClientRequest.get("/nothing-here")), 404)
+    }))
+
+  it.effect("an unknown account id is 404 in the error shape", () =>
+    Effect.gen(function*() {
+      const { authed } = yield* setup
+      for (
+        const request of [
+          HttpClientRequest.get("/v2/accounts/no-such-account"),
+          HttpClientRequest.patch("/v2/accounts/no-such-account").pipe(json({ status: "active" })),
+          HttpClientRequest.del("/v2/accounts/no-such-account")
+        ]
+      ) {
+        const body = expectErrorBody(yield* authed(request), 404)
+        expect(body.message).toContain("no-such-account")
+      }
+    }))
+})

@@ -1,0 +1,174 @@
+import { HttpClientRequest } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestServer } from "./support/TestServer.js"
+import { send } from "./support/Wire.js"
+
+interface Parameter {
+  readonly name: string
+  readonly in: string
+  readonly schema: Record<string, unknown>
+}
+
+interface Operation {
+  readonly operationId: string
+  readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
+  readonly parameters: ReadonlyArray<Parameter>
+  readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: JsonSchema }> }>
+}
+
+interface JsonSchema {
+  readonly $ref?: string
+  readonly anyOf?: ReadonlyArray<JsonSchema>
+  readonly oneOf?: ReadonlyArray<JsonSchema>
+  readonly properties?: Record<string, JsonSchema>
+  readonly required?: ReadonlyArray<string>
+  readonly enum?: ReadonlyArray<unknown>
+  readonly type?: string
+}
+
+interface Document {
+  readonly openapi: string
+  readonly info: { readonly title: string; readonly version: string }
+  readonly paths: Record<string, Record<string, Operation>>
+  readonly components: {
+    readonly schemas: Record<string, JsonSchema>
+    readonly securitySchemes: Record<string, { readonly type: string; readonly scheme?: string }>
+  }
+}
+
+const fetchDocument = Effect.gen(function*() {
+  const response = yield* send(HttpClientRequest.get("/openapi.json"))
+  expect(response.status).toBe(200)
+  expect(response.headers["content-type"]).toMatch(/^application\/json\b/)
+  return response.json as Document
+})
+
+/** The spec's platform operations that exist so far, where the spec puts them. */
+const specOperations = [
+  ["list_accounts", "get", "/v2/accounts"],
+  ["list_account_filters", "get", "/v2/accounts/filters"],
+  ["get_account", "get", "/v2/accounts/{id}"],
+  ["patch_account", "patch", "/v2/accounts/{id}"],
+  ["delete_account", "delete", "/v2/accounts/{id}"]
+] as const
+
+/** The spec's error statuses of every platform operation (Endpoints, Errors). */
+const documentedErrorStatuses = ["400", "401", "403", "404", "408", "409", "422", "429", "500", "501", "502"]
+
+/** The schemas a response may be: a `$ref` resolved, unions flattened. */
+const alternatives = (document: Document, schema: JsonSchema): ReadonlyArray<JsonSchema> => {
+  if (schema.$ref !== undefined) {
+    const name = schema.$ref.replace("#/components/schemas/", "")
+    const target = document.components.schemas[name]
+    expect(target, `unresolved ${schema.$ref}`).toBeDefined()
+    return alternatives(document, target!)
+  }
+  const union = schema.anyOf ?? schema.oneOf
+  return union === undefined ? [schema] : union.flatMap((member) => alternatives(document, member))
+}
+
+layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
+  it.effect("GET /openapi.json is an OpenAPI 3.1 document of the API, without authentication", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      expect(document.openapi).toMatch(/^3\.1\.\d+$/)
+      expect(document.info).toMatchObject({ title: "Switchyard", version: "2.0.0" })
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining(["/healthz", "/v2/accounts", "/v2/accounts/filters", "/v2/accounts/{id}"])
+      )
+      expect(Object.keys(document.paths["/v2/accounts"]!).sort()).toEqual(["get", "post"])
+      expect(Object.keys(document.paths["/v2/accounts/{id}"]!).sort()).toEqual(["delete", "get", "patch"])
+    }))
+
+  it.effect("each spec operation is at its method and path with the spec's operation id", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      for (const [operationId, method, path] of specOperations) {
+        const operation = document.paths[path]?.[method]
+        expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined()
+        // The generator prefixes the group: `accounts.list_accounts`.
+        expect({ path, method, operationId: operation!.operationId }).toEqual({
+          path,
+          method,
+          operationId: expect.stringMatching(new RegExp(`(^|\\.)${operationId}$`))
+        })
+      }
+      const all = Object.values(document.paths).flatMap((methods) =>
+        Object.values(methods).map((operation) => operation.operationId)
+      )
+      expect(new Set(all).size).toBe(all.length)
+    }))
+
+  it.effect("documents HTTP Basic security on every /v2 operation and none on /healthz", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const schemes = Object.entries(document.components.securitySchemes)
+      const basic = schemes.filter(([, scheme]) => scheme.type === "http" && scheme.scheme?.toLowerCase() === "basic")
+      expect(basic).toHaveLength(1)
+      const [basicName] = basic[0]!
+      for (const [path, methods] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(methods)) {
+          const names = operation.security.flatMap((requirement) => Object.keys(requirement))
+          if (path.startsWith("/v2/")) {
+            expect({ path, method, names }).toEqual({ path, method, names: [basicName] })
+          }
+        }
+      }
+      expect(document.paths["/healthz"]!.get!.security).toEqual([])
+    }))
+
+  it.effect("documents the page and page_size limits of list_accounts", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const parameters = document.paths["/v2/accounts"]!.get!.parameters
+      const param = (name: string) => parameters.find((parameter) => parameter.name === name)
+      expect(param("page")).toMatchObject({ in: "query", schema: { type: "integer", minimum: 1 } })
+      expect(param("page_size")).toMatchObject({ in: "query", schema: { type: "integer", minimum: 1, maximum: 100 } })
+      const filters = ["expand", "account_id", "connector_key", "status", "owner_id", "search", "connector_profile_id"]
+      for (const name of filters) {
+        expect(param(name), name).toMatchObject({ in: "query" })
+      }
+    }))
+
+  it.effect("documents every error status with the body the server actually sends", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const mismatches: Array<string> = []
+      for (const [, method, path] of specOperations) {
+        const responses = document.paths[path]![method]!.responses
+        for (const status of documentedErrorStatuses) {
+          const response = responses[status]
+          expect(response, `${method.toUpperCase()} ${path} ${status}`).toBeDefined()
+          const schema = response!.content?.["application/json"]?.schema
+          expect(schema, `${method.toUpperCase()} ${path} ${status} body`).toBeDefined()
+          for (const body of alternatives(document, schema!)) {
+            const keys = Object.keys(body.properties ?? {}).sort()
+            const allowed = status === "400"
+              ? ["data", "message", "provider_errors", "statusCode", "timestamp"]
+              : ["message", "statusCode", "timestamp"]
+            const wellFormed = keys.every((key) => allowed.includes(key)) &&
+              ["message", "statusCode", "timestamp"].every((key) => body.required?.includes(key)) &&
+              body.properties?.statusCode?.enum?.length === 1 &&
+              body.properties.statusCode.enum[0] === Number(status)
+            if (!wellFormed) mismatches.push(`${method.toUpperCase()} ${path} ${status}: {${keys.join(", ")}}`)
+          }
+        }
+      }
+      expect(mismatches).toEqual([])
+    }))
+
+  it.effect("GET /docs serves an HTML page that loads no external script", () =>
+    Effect.gen(function*() {
+      const response = yield* send(HttpClientRequest.get("/docs"))
+      expect(response.status).toBe(200)
+      expect(response.headers["content-type"]).toMatch(/^text\/html\b/)
+      const html = response.text
+      expect(html).toMatch(/<html/i)
+      // The page carries this API's document and the viewer inline.
+      expect(html).toContain("list_accounts")
+      expect(html).toMatch(/<script>[\s\S]{10000,}?<\/script>/)
+      expect(html).not.toMatch(/<script[^>]*\ssrc\s*=\s*["']?(https?:)?\/\//i)
+      expect(html).not.toMatch(/<link[^>]*\shref\s*=\s*["']?(https?:)?\/\//i)
+    }))
+})

@@ -1,0 +1,71 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+
+/**
+ * Raw HTTP against the test server (the HttpClient that `NodeHttpServer.layerTest`
+ * provides already targets it), for what the derived client cannot send or hides:
+ * malformed bodies, odd headers, exact status codes, headers and body keys.
+ */
+export interface WireResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  readonly json: unknown
+}
+
+export const send = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let json: unknown = undefined
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, headers: response.headers, text, json } satisfies WireResponse
+  }).pipe(Effect.orDie)
+
+/** HTTP Basic with the API key as username and an empty password (spec, Authentication). */
+export const withKey = (key: string) => HttpClientRequest.basicAuth(key, "")
+
+export const withAuthorization = (value: string) => HttpClientRequest.setHeader("authorization", value)
+
+export const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64")
+
+/** A JSON body given as raw text: sent as is, however malformed. */
+export const jsonText = (text: string) => HttpClientRequest.bodyText(text, "application/json")
+
+/** A JSON body from any value, with no schema in the way. */
+export const json = (value: unknown) => HttpClientRequest.bodyUnsafeJson(value)
+
+export interface ErrorBody {
+  readonly statusCode: number
+  readonly message: string
+  readonly timestamp: string
+}
+
+/**
+ * The documented error shape (spec, Errors): a JSON body with exactly `statusCode`,
+ * `message` and `timestamp`, `statusCode` equal to the HTTP status, a current date-time.
+ */
+export const expectErrorBody = (response: WireResponse, status: number): ErrorBody => {
+  expect({ status: response.status, body: response.text }).toMatchObject({ status })
+  expect(response.headers["content-type"]).toMatch(/^application\/json\b/)
+  expect(response.json).toBeTypeOf("object")
+  expect(response.json).not.toBeNull()
+  const body = response.json as Record<string, unknown>
+  expect(Object.keys(body).sort()).toEqual(["message", "statusCode", "timestamp"])
+  expect(body.statusCode).toBe(status)
+  expect(body.message).toBeTypeOf("string")
+  expect((body.message as string).length).toBeGreaterThan(0)
+  expect(body.timestamp).toBeTypeOf("string")
+  const at = Date.parse(body.timestamp as string)
+  expect(Number.isNaN(at)).toBe(false)
+  expect(new Date(at).toISOString()).toBe(body.timestamp)
+  expect(Math.abs(Date.now() - at)).toBeLessThan(60_000)
+  return body as unknown as ErrorBody
+}
