@@ -1,12 +1,11 @@
 import { HttpClientRequest } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import type { ApiKeyScope } from "@switchyard/api"
 import type { Client } from "@switchyard/client"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { ApiKeys } from "../src/Auth/ApiKeys.js"
-import { accountBody, clientFor, freshProject, keyFor } from "./support/Fixtures.js"
+import { accountBody, clientFor, countAccounts, freshProject, keyFor } from "./support/Fixtures.js"
 import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
 import { base64, expectErrorBody, json, jsonText, send, withAuthorization, withKey } from "./support/Wire.js"
 
@@ -20,13 +19,6 @@ const accountRequests = (id: string) => [
   HttpClientRequest.del(`/v2/accounts/${id}`),
   HttpClientRequest.post("/v2/accounts").pipe(json(accountBody()))
 ]
-
-const countAccounts = (projectId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE project_id = ${projectId}`
-    return Number(row!.n)
-  }).pipe(Effect.orDie)
 
 /** A project with one account (made with its Full Access client) and a key of `scope`. */
 const scopedSetup = (scope: ApiKeyScope) =>

@@ -1,17 +1,9 @@
 import { HttpClientRequest } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { accountBody, freshProject } from "./support/Fixtures.js"
+import { accountBody, countAccounts, freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, jsonText, send, withKey } from "./support/Wire.js"
-
-const countAccounts = (projectId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE project_id = ${projectId}`
-    return Number(row!.n)
-  }).pipe(Effect.orDie)
 
 /** A fresh project, its key, and a raw sender authenticated with that key. */
 const setup = Effect.gen(function*() {

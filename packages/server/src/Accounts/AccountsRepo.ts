@@ -28,20 +28,13 @@ export interface AccountRow {
   readonly last_request_at: Date | null
 }
 
-export interface NewAccountRow {
-  readonly id: string
-  readonly project_id: string
-  readonly name: string
-  readonly owner_id: string
-  readonly owner_name: string | null
-  readonly owner_username: string | null
-  readonly connector_key: string
-  readonly connector_version: string | null
-  readonly connector_profile_id: string | null
-  readonly settings: Record<string, unknown>
-  readonly credentials_ciphertext: string
-  readonly credentials_key_id: string
-}
+/** What a new account stores: the row's own fields plus its sealed credentials. */
+export type NewAccountRow =
+  & Omit<AccountRow, "status" | "status_reasons" | "connected_at" | "created_at" | "updated_at" | "last_request_at">
+  & {
+    readonly credentials_ciphertext: string
+    readonly credentials_key_id: string
+  }
 
 export interface AccountFiltersQuery {
   readonly accountIds: ReadonlyArray<string>

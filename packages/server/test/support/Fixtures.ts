@@ -1,5 +1,6 @@
 import type { ApiKeyScope, CreateAccount } from "@switchyard/api"
 import { makeClient } from "@switchyard/client"
+import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
@@ -64,3 +65,11 @@ export const asPage = <A, P extends { readonly data: ReadonlyArray<A> }>(result:
 /** The records of a list answer, bare or paged. */
 export const records = <A, P extends { readonly data: ReadonlyArray<A> }>(result: ListResult<A, P>): ReadonlyArray<A> =>
   Array.isArray(result) ? (result as ReadonlyArray<A>) : (result as P).data
+
+/** How many accounts a project has in storage (to prove a refused request wrote nothing). */
+export const countAccounts = (projectId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE project_id = ${projectId}`
+    return Number(row!.n)
+  }).pipe(Effect.orDie)
