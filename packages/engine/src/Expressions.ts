@@ -1,0 +1,224 @@
+import { Either } from "effect"
+import jexl from "jexl"
+import { JSONPath } from "jsonpath-plus"
+import { jsonPathSyntaxError } from "./JsonPathSyntax.js"
+
+/*
+ * Connector values are told apart by shape (connector-format.md, "Expressions"):
+ *   `{{ ... }}`      JEXL
+ *   contains `${…}`  string interpolation of context paths
+ *   starts with `$`  JSONPath
+ *   anything else    literal
+ * Everything is compiled when a connector is loaded, so a broken expression is a load
+ * error with a path and line, and a runner evaluates the compiled form without parsing.
+ * Nothing here evaluates anything.
+ */
+
+/** The JEXL instance connectors are compiled (and later evaluated) with. */
+export const expressionLanguage = new jexl.Jexl()
+
+export type JexlExpression = ReturnType<typeof expressionLanguage.compile>
+
+const isPresent = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== "" && !(Array.isArray(value) && value.length === 0)
+
+/**
+ * The helpers connector expressions may call, as functions (`present(x)`) and as
+ * transforms (`x|present`). They are pure and small; a runner bounds their use.
+ */
+export const expressionHelpers: Readonly<Record<string, (...args: Array<any>) => unknown>> = {
+  present: (value: unknown) => isPresent(value),
+  missing: (value: unknown) => !isPresent(value),
+  includes: (collection: unknown, item: unknown) =>
+    Array.isArray(collection)
+      ? collection.includes(item)
+      : typeof collection === "string" && typeof item === "string"
+      ? collection.includes(item)
+      : false,
+  keys: (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [],
+  now: () => new Date().toISOString()
+}
+
+expressionLanguage.addFunctions(expressionHelpers)
+expressionLanguage.addTransforms(expressionHelpers)
+
+interface LazyOperand {
+  readonly eval: () => PromiseLike<unknown>
+}
+
+// StackOne expressions use `a ?? b`; jexl has no such operator. Same precedence as `||`,
+// and lazy (evaluated on demand) like it. The typings omit jexl's 4th `manualEval` argument.
+;(expressionLanguage.addBinaryOp as (
+  operator: string,
+  precedence: number,
+  fn: (left: LazyOperand, right: LazyOperand) => PromiseLike<unknown>,
+  manualEval: boolean
+) => void).call(
+  expressionLanguage,
+  "??",
+  10,
+  (left, right) => left.eval().then((value) => (value === undefined || value === null ? right.eval() : value)),
+  true
+)
+
+export interface CompiledLiteral {
+  readonly kind: "literal"
+  readonly source: string
+}
+
+export interface CompiledJsonPath {
+  readonly kind: "jsonpath"
+  readonly source: string
+  /** jsonpath-plus path array (`["$", "inputs", "id"]`); evaluate `source` or this. */
+  readonly path: ReadonlyArray<string>
+}
+
+export interface CompiledInterpolation {
+  readonly kind: "interpolation"
+  readonly source: string
+  /** Literal text and the compiled path of each `${…}`, in order. */
+  readonly parts: ReadonlyArray<string | CompiledJsonPath>
+}
+
+export interface CompiledJexl {
+  readonly kind: "jexl"
+  readonly source: string
+  /** The text between `{{` and `}}`. */
+  readonly body: string
+  readonly expression: JexlExpression
+  /** Functions and transforms the expression calls (helpers or not; checked when run). */
+  readonly calls: ReadonlyArray<string>
+}
+
+export type CompiledExpression = CompiledLiteral | CompiledJsonPath | CompiledInterpolation | CompiledJexl
+
+export type ExpressionKind = CompiledExpression["kind"]
+
+const JEXL_WRAPPED = /^\s*\{\{([\s\S]*)\}\}\s*$/
+
+/** Which form `source` is, by shape alone. */
+export const classifyExpression = (source: string): ExpressionKind =>
+  JEXL_WRAPPED.test(source)
+    ? "jexl"
+    : source.includes("${")
+    ? "interpolation"
+    : source.startsWith("$")
+    ? "jsonpath"
+    : "literal"
+
+const compileJsonPath = (source: string): Either.Either<CompiledJsonPath, string> => {
+  const problem = jsonPathSyntaxError(source)
+  if (problem !== undefined) return Either.left(`invalid JSONPath ${JSON.stringify(source)}: ${problem}`)
+  return Either.right({ kind: "jsonpath", source, path: JSONPath.toPathArray(source) })
+}
+
+/** Index of the `}` closing a `${` whose body starts at `start`, skipping quotes and brackets. */
+const closingBrace = (source: string, start: number): number => {
+  let depth = 0
+  for (let i = start; i < source.length; i++) {
+    const c = source[i]
+    if (c === "'" || c === '"') {
+      const end = source.indexOf(c, i + 1)
+      if (end === -1) return -1
+      i = end
+    } else if (c === "[" || c === "(" || c === "{") depth++
+    else if (c === "]" || c === ")") depth--
+    else if (c === "}") {
+      if (depth === 0) return i
+      depth--
+    }
+  }
+  return -1
+}
+
+const compileInterpolation = (source: string): Either.Either<CompiledInterpolation, string> => {
+  const parts: Array<string | CompiledJsonPath> = []
+  let text = ""
+  let i = 0
+  while (i < source.length) {
+    const open = source.indexOf("${", i)
+    if (open === -1) {
+      text += source.slice(i)
+      break
+    }
+    text += source.slice(i, open)
+    const close = closingBrace(source, open + 2)
+    if (close === -1) return Either.left(`unterminated \${ at character ${open + 1}`)
+    const inner = source.slice(open + 2, close).trim()
+    if (inner === "") return Either.left(`empty \${} at character ${open + 1}`)
+    // `${inputs.id}` reads the context like `$.inputs.id`
+    const path = inner.startsWith("$") ? inner : inner.startsWith("[") ? `$${inner}` : `$.${inner}`
+    const compiled = compileJsonPath(path)
+    if (Either.isLeft(compiled)) return Either.left(`in \${${inner}}: ${compiled.left}`)
+    if (text !== "") parts.push(text)
+    text = ""
+    parts.push(compiled.right)
+    i = close + 1
+  }
+  if (text !== "") parts.push(text)
+  return Either.right({ kind: "interpolation", source, parts })
+}
+
+/** Brackets left open or closed twice; jexl accepts `(a` silently. */
+const unbalanced = (body: string): string | undefined => {
+  const stack: Array<string> = []
+  const pairs: Record<string, string> = { ")": "(", "]": "[", "}": "{" }
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!
+    if (c === "'" || c === '"') {
+      let j = i + 1
+      while (j < body.length && body[j] !== c) j += body[j] === "\\" ? 2 : 1
+      if (j >= body.length) return `unterminated string at character ${i + 1}`
+      i = j
+    } else if (c === "(" || c === "[" || c === "{") stack.push(c)
+    else if (c in pairs) {
+      if (stack.pop() !== pairs[c]) return `unexpected "${c}" at character ${i + 1}`
+    }
+  }
+  return stack.length > 0 ? `unclosed "${stack[stack.length - 1]}"` : undefined
+}
+
+/** Names of every function and transform called in a jexl AST. */
+const callsIn = (ast: unknown): Array<string> => {
+  const names = new Set<string>()
+  const pending: Array<unknown> = [ast]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (Array.isArray(node)) pending.push(...node)
+    else if (typeof node === "object" && node !== null) {
+      const record = node as Record<string, unknown>
+      if (record.type === "FunctionCall" && typeof record.name === "string") names.add(record.name)
+      for (const value of Object.values(record)) if (typeof value === "object") pending.push(value)
+    }
+  }
+  return [...names].sort()
+}
+
+const compileJexl = (source: string): Either.Either<CompiledJexl, string> => {
+  const body = JEXL_WRAPPED.exec(source)![1]!
+  if (body.trim() === "") return Either.left("empty {{ }} expression")
+  const balance = unbalanced(body)
+  if (balance !== undefined) return Either.left(`invalid JEXL ${JSON.stringify(body.trim())}: ${balance}`)
+  try {
+    const expression = expressionLanguage.compile(body)
+    return Either.right({ kind: "jexl", source, body, expression, calls: callsIn(expression._getAst()) })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return Either.left(`invalid JEXL ${JSON.stringify(body.trim())}: ${message}`)
+  }
+}
+
+/** Compiles one connector value; `Left` carries a short reason. */
+export const compileExpression = (source: string): Either.Either<CompiledExpression, string> => {
+  switch (classifyExpression(source)) {
+    case "jexl":
+      return compileJexl(source)
+    case "interpolation":
+      return compileInterpolation(source)
+    case "jsonpath":
+      return compileJsonPath(source)
+    case "literal":
+      return Either.right({ kind: "literal", source })
+  }
+}

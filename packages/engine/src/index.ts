@@ -1,0 +1,7 @@
+export * from "./Canonical.js"
+export * from "./compileConnectorExpressions.js"
+export * from "./ConnectorDefinition.js"
+export * from "./ConnectorParseError.js"
+export * from "./Expressions.js"
+export * from "./JsonPathSyntax.js"
+export * from "./parseConnector.js"
