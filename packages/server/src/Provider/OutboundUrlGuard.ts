@@ -1,0 +1,296 @@
+import { Config, ConfigError, Data, Duration, Effect, Either } from "effect"
+import * as Dns from "node:dns/promises"
+import * as Net from "node:net"
+
+/**
+ * SSRF protection for URLs the server calls on a user's behalf (MCP servers, provider
+ * endpoints): a user must not be able to make Switchyard reach its own loopback, the private
+ * network around it or the cloud metadata endpoint, unless the operator allows it.
+ */
+
+export const OUTBOUND_ALLOWLIST_ENV = "SWITCHYARD_OUTBOUND_ALLOWLIST"
+
+export type AddressClass =
+  | "loopback"
+  | "private"
+  | "link-local"
+  | "unspecified"
+  | "carrier-grade NAT"
+  | "multicast"
+  | "reserved"
+
+export type OutboundUrlRefusedReason = "invalid_url" | "scheme" | "credentials" | "unresolvable" | "address"
+
+export class OutboundUrlRefused extends Data.TaggedError("OutboundUrlRefused")<{
+  readonly message: string
+  readonly reason: OutboundUrlRefusedReason
+  readonly address?: string
+  readonly addressClass?: AddressClass
+}> {}
+
+export class InvalidOutboundAllowlist extends Data.TaggedError("InvalidOutboundAllowlist")<{
+  readonly message: string
+}> {}
+
+type Family = "ipv4" | "ipv6"
+
+const familyOf = (address: string): Family => Net.isIPv6(address) ? "ipv6" : "ipv4"
+
+const blockList = (ranges: ReadonlyArray<readonly [string, number]>): Net.BlockList => {
+  const list = new Net.BlockList()
+  for (const [network, prefix] of ranges) list.addSubnet(network, prefix, familyOf(network))
+  return list
+}
+
+/**
+ * IANA special-purpose ranges, first match wins. IPv6 outside 2000::/3 (global unicast) is
+ * refused as reserved as a whole; IPv4 embedded in IPv6 (mapped, NAT64, 6to4) is checked as IPv4.
+ */
+const CLASSES: ReadonlyArray<readonly [AddressClass, Net.BlockList]> = [
+  ["unspecified", blockList([["0.0.0.0", 8], ["::", 128]])],
+  ["loopback", blockList([["127.0.0.0", 8], ["::1", 128]])],
+  ["link-local", blockList([["169.254.0.0", 16], ["fe80::", 10]])],
+  ["private", blockList([["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["fc00::", 7], ["fec0::", 10]])],
+  ["carrier-grade NAT", blockList([["100.64.0.0", 10]])],
+  ["multicast", blockList([["224.0.0.0", 4], ["ff00::", 8]])],
+  ["reserved", blockList([
+    ["192.0.0.0", 24], // IETF protocol assignments (holds Oracle's 192.0.0.192 metadata)
+    ["192.0.2.0", 24], // documentation
+    ["192.88.99.0", 24], // 6to4 relay anycast
+    ["198.18.0.0", 15], // benchmarking
+    ["198.51.100.0", 24], // documentation
+    ["203.0.113.0", 24], // documentation
+    ["240.0.0.0", 4], // future use, and the broadcast address
+    ["64:ff9b:1::", 48], // local-use NAT64
+    ["2001::", 23], // IETF protocol assignments (Teredo, ...)
+    ["2001:db8::", 32], // documentation
+    ["3fff::", 20] // documentation
+  ])]
+]
+
+const GLOBAL_UNICAST_V6 = blockList([["2000::", 3]])
+
+/** The eight 16-bit groups of an IPv6 address (no zone id). */
+const ipv6Groups = (address: string): ReadonlyArray<number> => {
+  const [head = "", tail] = address.split("::") as [string, string | undefined]
+  const parse = (part: string) => part === "" ? [] : part.split(":").flatMap((group) => {
+    // A trailing dotted quad occupies two groups.
+    if (group.includes(".")) {
+      const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map(Number)
+      return [(a << 8) | b, (c << 8) | d]
+    }
+    return [parseInt(group, 16)]
+  })
+  const first = parse(head)
+  if (tail === undefined) return first
+  const last = parse(tail)
+  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last]
+}
+
+const ipv4FromGroups = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
+
+/** The IPv4 address an IPv6 address stands for: IPv4-mapped, NAT64 well-known prefix, 6to4. */
+const embeddedIpv4 = (address: string): string | undefined => {
+  const g = ipv6Groups(address)
+  if (g.length !== 8) return undefined
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4FromGroups(g[6]!, g[7]!)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4FromGroups(g[6]!, g[7]!)
+  if (g[0] === 0x2002) return ipv4FromGroups(g[1]!, g[2]!)
+  return undefined
+}
+
+/** The special-purpose class of an IP address, or undefined for a public one. */
+export const classifyAddress = (address: string): AddressClass | undefined => {
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
+  const family = Net.isIP(bare)
+  if (family === 0) return "reserved"
+  if (family === 6) {
+    const ipv4 = embeddedIpv4(bare)
+    if (ipv4 !== undefined) return classifyAddress(ipv4)
+  }
+  const type = family === 6 ? "ipv6" : "ipv4"
+  for (const [addressClass, list] of CLASSES) {
+    if (list.check(bare, type)) return addressClass
+  }
+  if (family === 6 && !GLOBAL_UNICAST_V6.check(bare, "ipv6")) return "reserved"
+  return undefined
+}
+
+// Allowlist ---------------------------------------------------------------------------------
+
+interface Allowlist {
+  readonly hosts: ReadonlySet<string>
+  readonly hostPorts: ReadonlySet<string>
+  readonly networks: Net.BlockList
+}
+
+/** Hostnames compare as the WHATWG URL parser writes them (so `127.1` equals `127.0.0.1`). */
+const normalizeHost = (host: string): string | undefined => {
+  try {
+    const url = new URL(`http://${host}/`)
+    if (url.username !== "" || url.password !== "" || url.port !== "" || url.pathname !== "/") return undefined
+    return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+type AllowlistEntry =
+  | { readonly _tag: "network"; readonly address: string; readonly prefix: number }
+  | { readonly _tag: "host"; readonly host: string; readonly port: number | undefined }
+
+const parseEntry = (entry: string): AllowlistEntry | undefined => {
+  const slash = entry.indexOf("/")
+  if (slash >= 0) {
+    const address = entry.slice(0, slash).replace(/^\[|\]$/g, "")
+    const prefixText = entry.slice(slash + 1)
+    const family = Net.isIP(address)
+    const prefix = Number(prefixText)
+    if (family === 0 || !/^\d{1,3}$/.test(prefixText) || prefix > (family === 4 ? 32 : 128)) return undefined
+    return { _tag: "network", address, prefix }
+  }
+  if (Net.isIP(entry) !== 0) {
+    return { _tag: "network", address: entry, prefix: Net.isIPv4(entry) ? 32 : 128 }
+  }
+  const withPort = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(entry)
+  const hostText = withPort ? withPort[1]! : entry
+  const port = withPort ? Number(withPort[2]) : undefined
+  if (port !== undefined && (port < 1 || port > 65535)) return undefined
+  const host = normalizeHost(hostText)
+  return host === undefined || host === "" ? undefined : { _tag: "host", host, port }
+}
+
+const splitAllowlist = (value: string) =>
+  value.split(",").map((entry) => entry.trim().toLowerCase()).filter((entry) => entry.length > 0)
+
+/**
+ * Parses `SWITCHYARD_OUTBOUND_ALLOWLIST`: comma-separated hosts (`mcp.internal`), host:port
+ * (`localhost:8080`, `[::1]:3000`), IPs or CIDRs (`10.0.0.0/8`, `fd00::/8`).
+ */
+export const parseOutboundAllowlist = (
+  value: string
+): Either.Either<ReadonlyArray<string>, InvalidOutboundAllowlist> => {
+  const entries = splitAllowlist(value)
+  const invalid = entries.filter((entry) => parseEntry(entry) === undefined)
+  return invalid.length > 0
+    ? Either.left(
+      new InvalidOutboundAllowlist({
+        message: `${OUTBOUND_ALLOWLIST_ENV} has entries that are not a host, host:port or CIDR: ${invalid.join(", ")}`
+      })
+    )
+    : Either.right(entries)
+}
+
+/** The operator allowlist from the environment; empty when unset. */
+export const outboundAllowlistConfig: Config.Config<ReadonlyArray<string>> = Config.string(OUTBOUND_ALLOWLIST_ENV).pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((value) =>
+    Either.mapLeft(parseOutboundAllowlist(value), (error) => ConfigError.InvalidData([], error.message))
+  )
+)
+
+const compileAllowlist = (entries: ReadonlyArray<string>): Allowlist => {
+  const hosts = new Set<string>()
+  const hostPorts = new Set<string>()
+  const networks = new Net.BlockList()
+  for (const text of entries.flatMap(splitAllowlist)) {
+    const entry = parseEntry(text)
+    if (entry === undefined) continue
+    if (entry._tag === "network") {
+      networks.addSubnet(entry.address, entry.prefix, familyOf(entry.address))
+    } else if (entry.port === undefined) {
+      hosts.add(entry.host)
+    } else {
+      hostPorts.add(`${entry.host} ${entry.port}`)
+    }
+  }
+  return { hosts, hostPorts, networks }
+}
+
+// Check -------------------------------------------------------------------------------------
+
+const LOOKUP_TIMEOUT = Duration.seconds(5)
+
+const describeClass = (addressClass: AddressClass, address: string) =>
+  address === "169.254.169.254"
+    ? "a link-local address (the cloud metadata endpoint)"
+    : addressClass === "carrier-grade NAT"
+    ? "a carrier-grade NAT (100.64.0.0/10) address"
+    : `${addressClass === "unspecified" ? "an" : "a"} ${addressClass} address`
+
+const resolve = (host: string): Effect.Effect<ReadonlyArray<string>, OutboundUrlRefused> =>
+  Net.isIP(host) !== 0
+    ? Effect.succeed([host])
+    : Effect.tryPromise({
+      try: () => Dns.lookup(host, { all: true }),
+      catch: (error) =>
+        new OutboundUrlRefused({
+          reason: "unresolvable",
+          message: `cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`
+        })
+    }).pipe(
+      Effect.map((results) => results.map((result) => result.address)),
+      Effect.timeoutFail({
+        duration: LOOKUP_TIMEOUT,
+        onTimeout: () => new OutboundUrlRefused({ reason: "unresolvable", message: `cannot resolve ${host}: timed out` })
+      }),
+      Effect.filterOrFail(
+        (addresses) => addresses.length > 0,
+        () => new OutboundUrlRefused({ reason: "unresolvable", message: `cannot resolve ${host}: no addresses` })
+      )
+    )
+
+/**
+ * Parses and vets a URL before the server calls it: http(s) only, no credentials, and every
+ * address the host resolves to must be public unless the operator allowlist covers it.
+ * Note the HTTP client resolves the name again; a DNS answer changing in between is not caught.
+ */
+export const checkOutboundUrl = (
+  url: string,
+  allowlist: ReadonlyArray<string>
+): Effect.Effect<URL, OutboundUrlRefused> =>
+  Effect.gen(function*() {
+    const parsed = yield* Effect.try({
+      try: () => new URL(url),
+      catch: () => new OutboundUrlRefused({ reason: "invalid_url", message: "not a valid absolute URL" })
+    })
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      return yield* new OutboundUrlRefused({
+        reason: "scheme",
+        message: `only http and https URLs are allowed, not ${parsed.protocol.replace(/:$/, "")}`
+      })
+    }
+    if (parsed.username !== "" || parsed.password !== "") {
+      return yield* new OutboundUrlRefused({
+        reason: "credentials",
+        message: "the URL must not carry a user name or password; configure credentials separately"
+      })
+    }
+    const host = parsed.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase()
+    if (host === "") {
+      return yield* new OutboundUrlRefused({ reason: "invalid_url", message: "the URL has no host" })
+    }
+    const port = parsed.port === "" ? (parsed.protocol === "https:" ? 443 : 80) : Number(parsed.port)
+    const allowed = compileAllowlist(allowlist)
+    if (allowed.hosts.has(host) || allowed.hostPorts.has(`${host} ${port}`)) return parsed
+
+    for (const address of yield* resolve(host)) {
+      const addressClass = classifyAddress(address)
+      if (addressClass === undefined) continue
+      const bare = address.replace(/%.*$/, "")
+      if (allowed.networks.check(bare, familyOf(bare))) continue
+      const hostLabel = parsed.hostname
+      const resolvesTo = Net.isIP(host) !== 0 ? "is" : `resolves to ${bare}, which is`
+      const cidr = `${bare}/${Net.isIPv4(bare) ? 32 : 128}`
+      return yield* new OutboundUrlRefused({
+        reason: "address",
+        address: bare,
+        addressClass,
+        message: `refused to call ${hostLabel}: it ${resolvesTo} ${describeClass(addressClass, bare)}. ` +
+          `If this is intended, add "${hostLabel}", "${hostLabel}:${port}" or a CIDR such as "${cidr}" to ` +
+          `${OUTBOUND_ALLOWLIST_ENV} (comma-separated hosts, host:port or CIDRs)`
+      })
+    }
+    return parsed
+  })
