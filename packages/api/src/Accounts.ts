@@ -22,11 +22,13 @@ export const AccountConnector = Schema.Struct({
   title: Schema.String,
   description: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AccountConnector" })
+export type AccountConnector = typeof AccountConnector.Type
 
 export const AccountConnectorProfile = Schema.Struct({
   id: Schema.String,
   label: Schema.String
 }).annotations({ identifier: "AccountConnectorProfile" })
+export type AccountConnectorProfile = typeof AccountConnectorProfile.Type
 
 export const AccountAction = Schema.Struct({
   id: Schema.String,
@@ -34,6 +36,7 @@ export const AccountAction = Schema.Struct({
   description: Schema.NullOr(Schema.String),
   enabled: Schema.Boolean
 }).annotations({ identifier: "AccountAction" })
+export type AccountAction = typeof AccountAction.Type
 
 export const Account = Schema.Struct({
   id: Schema.String,

@@ -1,5 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AccountsGroup } from "./Accounts.js"
+import { ConnectorProfilesGroup } from "./ConnectorProfiles.js"
+import { ConnectorsGroup } from "./Connectors.js"
 import {
   BadGatewayBody,
   BadRequestBody,
@@ -21,6 +23,8 @@ import { SystemGroup } from "./System.js"
 export class Api extends HttpApi.make("switchyard")
   .add(SystemGroup)
   .add(AccountsGroup)
+  .add(ConnectorsGroup)
+  .add(ConnectorProfilesGroup)
   .addError(BadRequestBody)
   .addError(UnauthorizedBody)
   .addError(ForbiddenBody)

@@ -1,4 +1,5 @@
 import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
@@ -18,6 +19,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),
       Config.withDefault(5)
     )
+    /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
+    const outboundAllowlist = yield* outboundAllowlistConfig
     return {
       port,
       host,
@@ -32,7 +35,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       }),
       bootstrapApiKey,
       logLevel,
-      lastRequestFlushSeconds
+      lastRequestFlushSeconds,
+      outboundAllowlist
     } as const
   })
 }) {}

@@ -5,14 +5,18 @@ import { Accounts } from "./Accounts/Accounts.js"
 import { AccountsHttpLive } from "./Accounts/Http.js"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
+import { ConnectorProfiles } from "./ConnectorProfiles/ConnectorProfiles.js"
+import { ConnectorProfilesHttpLive } from "./ConnectorProfiles/Http.js"
+import { Connectors } from "./Connectors/Connectors.js"
+import { ConnectorsHttpLive } from "./Connectors/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { SystemHttpLive } from "./SystemHttp.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

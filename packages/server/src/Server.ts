@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { bootstrap } from "./Bootstrap.js"
+import { BuiltinConnectorsLive } from "./Connectors/BuiltinConnectorsLive.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
@@ -13,10 +14,11 @@ const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
   Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
 )
 
-/** The API with its docs and bootstrap; needs SQL (migrated) and config. */
+/** The API with its docs, bootstrap and built-in connectors; needs SQL (migrated) and config. */
 export const AppLive = HttpExtrasLive.pipe(
   Layer.provideMerge(HttpApiLive),
-  Layer.merge(BootstrapLive)
+  Layer.merge(BootstrapLive),
+  Layer.merge(BuiltinConnectorsLive)
 )
 
 const HttpServerLive = Layer.unwrapEffect(

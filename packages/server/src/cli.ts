@@ -11,6 +11,7 @@ const usage = `Usage: pnpm switchyard <command>
 
   projects list
   projects create <name> [--organization <organization-id>]
+  projects immutable-versioning <project-id> on|off
   keys list [--project <project-id>]
   keys create --project <project-id> [--scope full_access|read_only|accounts|actions] [--name <name>]
   keys revoke <key-id>
@@ -70,6 +71,7 @@ const run = (argv: ReadonlyArray<string>) =>
           id: p.id,
           organization: p.organization_id,
           name: p.name,
+          immutable: p.immutable_versioning ? "on" : "off",
           created: p.created_at.toISOString()
         }))))
       }
@@ -89,6 +91,18 @@ const run = (argv: ReadonlyArray<string>) =>
         }
         const project = yield* projects.createProject(organizationId, name)
         return yield* Console.log(`created project ${project.id} (${project.name}) in organization ${organizationId}`)
+      }
+      case "projects immutable-versioning": {
+        const [projectId, setting] = rest
+        if (projectId === undefined || (setting !== "on" && setting !== "off")) {
+          return yield* new UsageError({ message: "usage: projects immutable-versioning <project-id> on|off" })
+        }
+        const project = yield* projects.setImmutableVersioning(projectId, setting === "on")
+        if (Option.isNone(project)) return yield* new UsageError({ message: `no project has id ${projectId}` })
+        return yield* Console.log(
+          `immutable connector versioning is ${setting} for project ${projectId}` +
+            (setting === "off" ? " (force may now replace a registered version's content)" : "")
+        )
       }
       case "keys list": {
         const projectId = values.project === undefined ? Option.none() : Option.some((yield* requireProject(values.project)).id)

@@ -81,7 +81,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
         payload: accountBody({ name: "Beta Inc", owner_id: "o-b", owner_username: "bob", connector_key: "bamboohr" })
       })
       const c = yield* client.accounts.create_account({
-        payload: accountBody({ name: "Gamma 100%", owner_id: "o-c", owner_username: "carol", connector_key: "docebo" })
+        payload: accountBody({ name: "Gamma 100%", owner_id: "o-c", owner_username: "carol", connector_key: "talentlms" })
       })
       yield* client.accounts.patch_account({ path: { id: c.id }, payload: { status: "suspended" }, urlParams: {} })
       const names = (urlParams: Parameters<typeof client.accounts.list_accounts>[0]["urlParams"]) =>
@@ -90,7 +90,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
         )
 
       expect(yield* names({ account_id: [a.id, b.id] })).toEqual(["Alpha Corp", "Beta Inc"])
-      expect(yield* names({ connector_key: ["greenhouse", "docebo"] })).toEqual(["Alpha Corp", "Gamma 100%"])
+      expect(yield* names({ connector_key: ["greenhouse", "talentlms"] })).toEqual(["Alpha Corp", "Gamma 100%"])
       expect(yield* names({ status: ["suspended"] })).toEqual(["Gamma 100%"])
       expect(yield* names({ status: ["active"] })).toEqual(["Alpha Corp", "Beta Inc"])
       expect(yield* names({ owner_id: ["o-b"] })).toEqual(["Beta Inc"])
@@ -114,7 +114,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       yield* client.accounts.patch_account({ path: { id: b.id }, payload: { status: "expired" }, urlParams: {} })
       const filters = yield* client.accounts.list_account_filters()
       expect(filters).toEqual({
-        connector_keys: [{ value: "bamboohr", label: "bamboohr" }, { value: "greenhouse", label: "greenhouse" }],
+        connector_keys: [{ value: "bamboohr", label: "BambooHR" }, { value: "greenhouse", label: "Greenhouse" }],
         account_ids: [{ value: a.id, label: "Alpha" }, { value: b.id, label: "Beta" }],
         owner_ids: [{ value: "o-1", label: "Owner One" }],
         statuses: [{ value: "active", label: "Active" }, { value: "expired", label: "Expired" }]

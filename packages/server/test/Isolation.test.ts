@@ -16,11 +16,11 @@ const projectA = Effect.gen(function*() {
       owner_id: "owner-of-a",
       owner_name: "Owner Of A",
       owner_username: "a-user",
-      connector_key: "a-only-connector"
+      connector_key: "bamboohr"
     })
   })
   const second = yield* client.accounts.create_account({
-    payload: accountBody({ name: "Alpha Second", owner_id: "owner-of-a-2", connector_key: "a-other-connector" })
+    payload: accountBody({ name: "Alpha Second", owner_id: "owner-of-a-2", connector_key: "talentlms" })
   })
   yield* client.accounts.patch_account({ path: { id: second.id }, urlParams: {}, payload: { status: "disabled" } })
   const refreshed = yield* client.accounts.get_account({ path: { id: second.id }, urlParams: {} })
@@ -31,7 +31,7 @@ const projectA = Effect.gen(function*() {
 const withOwnAccount = (client: Client, key: string) =>
   Effect.gen(function*() {
     const own = yield* client.accounts.create_account({
-      payload: accountBody({ name: "Beta Own", owner_id: "owner-of-b", connector_key: "b-connector" })
+      payload: accountBody({ name: "Beta Own", owner_id: "owner-of-b", connector_key: "greenhouse" })
     })
     return { client, key, own }
   })
@@ -71,7 +71,7 @@ layer(TestServer(), { excludeTestServices: true })("project isolation", (it) => 
         const byOwner = yield* b.client.accounts.list_accounts({ urlParams: { owner_id: ["owner-of-a"] } })
         expect(ids(byOwner)).toEqual([])
         const byConnector = yield* b.client.accounts.list_accounts({
-          urlParams: { connector_key: ["a-only-connector"] }
+          urlParams: { connector_key: ["bamboohr"] }
         })
         expect(ids(byConnector)).toEqual([])
         const byStatus = yield* b.client.accounts.list_accounts({ urlParams: { status: ["disabled"] } })
@@ -176,7 +176,7 @@ layer(TestServer(), { excludeTestServices: true })("project isolation", (it) => 
         expect({ where, filters }).toEqual({
           where,
           filters: {
-            connector_keys: [{ value: "b-connector", label: "b-connector" }],
+            connector_keys: [{ value: "greenhouse", label: "Greenhouse" }],
             account_ids: [{ value: b.own.id, label: "Beta Own" }],
             owner_ids: [{ value: "owner-of-b", label: "Ada Lovelace" }],
             statuses: [{ value: "active", label: "Active" }]
@@ -190,7 +190,7 @@ layer(TestServer(), { excludeTestServices: true })("project isolation", (it) => 
       const own = yield* a.client.accounts.list_account_filters()
       expect(own.account_ids.map((option) => option.value).sort())
         .toEqual(a.accounts.map((account) => account.id).sort())
-      expect(filterValues(own)).not.toContain("b-connector")
+      expect(filterValues(own)).not.toContain("greenhouse")
       expect(filterValues(own)).not.toContain("Beta Own")
     }))
 })

@@ -12,6 +12,7 @@ import {
 import { DateTime, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { AccountConnections, type AccountExpansions } from "./AccountConnections.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
 
@@ -34,8 +35,17 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const repo = yield* AccountsRepo
     const cipher = yield* CredentialCipher
     const lastRequests = yield* LastRequestTracker
+    const connections = yield* AccountConnections
 
-    const render = (row: AccountRow, expand: ReadonlyArray<AccountExpansion>): Account => {
+    const renderAll = (projectId: string, rows: ReadonlyArray<AccountRow>, expand: ReadonlyArray<AccountExpansion>) => {
+      const expansions = connections.expander(projectId, expand)
+      return Effect.forEach(rows, (row) => Effect.map(expansions(row), (expanded) => render(row, expand, expanded)))
+    }
+
+    const renderOne = (projectId: string, row: AccountRow, expand: ReadonlyArray<AccountExpansion>) =>
+      Effect.map(renderAll(projectId, [row], expand), (accounts) => accounts[0]!)
+
+    const render = (row: AccountRow, expand: ReadonlyArray<AccountExpansion>, expanded: AccountExpansions): Account => {
       const lastRequest = expand.includes("last_request") ? lastRequests.lastRequest(row.id, row.last_request_at) : null
       return {
         id: row.id,
@@ -52,12 +62,10 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         connected_at: row.connected_at.toISOString(),
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
-        // The connector registry and profiles arrive with the connectors feature; until then
-        // an account has no connector record, profile or action catalog to expand.
-        connector: null,
-        connector_profile: null,
+        connector: expanded.connector,
+        connector_profile: expanded.connector_profile,
         last_request: lastRequest === null ? null : lastRequest.toISOString(),
-        actions: null
+        actions: expanded.actions
       }
     }
 
@@ -75,7 +83,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         // `capability` narrows by per-user permissions; API-key callers have none, so it has no effect.
         if (params.page === undefined && params.page_size === undefined) {
           const { rows } = yield* repo.list(caller.projectId, filters, Option.none())
-          return rows.map((row) => render(row, expand))
+          return yield* renderAll(caller.projectId, rows, expand)
         }
         const page = params.page ?? 1
         const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
@@ -85,7 +93,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
           Option.some({ offset: (page - 1) * pageSize, limit: pageSize })
         )
         return {
-          data: rows.map((row) => render(row, expand)),
+          data: yield* renderAll(caller.projectId, rows, expand),
           page,
           page_size: pageSize,
           total,
@@ -94,20 +102,22 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
       })
 
     const filters = (caller: Caller) =>
-      repo.filterValues(caller.projectId).pipe(
-        Effect.map((values) => ({
-          connector_keys: values.connectorKeys.map(({ value }) => ({ value, label: value })),
+      Effect.gen(function*() {
+        const values = yield* repo.filterValues(caller.projectId)
+        const titles = yield* connections.titles(caller.projectId, values.connectorKeys.map(({ value }) => value))
+        return {
+          connector_keys: values.connectorKeys.map(({ value }) => ({ value, label: titles.get(value) ?? value })),
           account_ids: values.accounts,
           owner_ids: values.owners,
           statuses: values.statuses.map(({ value }) => ({ value, label: statusLabels[value] }))
-        }))
-      )
+        }
+      })
 
     const get = (caller: Caller, id: string, expand: ReadonlyArray<AccountExpansion>) =>
       repo.find(caller.projectId, id).pipe(
         Effect.flatMap(Option.match({
           onNone: () => Effect.fail(notFound(id)),
-          onSome: (row) => Effect.succeed(render(row, expand))
+          onSome: (row) => renderOne(caller.projectId, row, expand)
         }))
       )
 
@@ -129,7 +139,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         }
         const row = yield* repo.updateStatus(caller.projectId, id, changes)
         if (Option.isNone(row)) return yield* notFound(id)
-        return render(row.value, expand)
+        return yield* renderOne(caller.projectId, row.value, expand)
       })
 
     const remove = (caller: Caller, id: string) =>
@@ -145,12 +155,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         if (body.settings !== undefined && Buffer.byteLength(JSON.stringify(body.settings)) > MAX_SETTINGS_BYTES) {
           return yield* new UnprocessableEntity({ message: `settings must be at most ${MAX_SETTINGS_BYTES} bytes` })
         }
-        if (body.connector_profile_id !== undefined) {
-          // No connector profile exists before the profiles feature; any id is unknown here.
-          return yield* new UnprocessableEntity({
-            message: `connector_profile_id ${body.connector_profile_id} is not a connector profile of this project`
-          })
-        }
+        const link = yield* connections.resolveForLink(caller.projectId, body)
         const sealed = cipher.seal(body.credentials)
         const row = yield* repo.insert({
           id: Crypto.randomUUID(),
@@ -160,16 +165,16 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
           owner_name: body.owner_name ?? null,
           owner_username: body.owner_username ?? null,
           connector_key: body.connector_key,
-          connector_version: body.connector_version ?? null,
-          connector_profile_id: null,
+          connector_version: link.version.version,
+          connector_profile_id: link.profile?.id ?? null,
           settings: body.settings ?? {},
           credentials_ciphertext: sealed.ciphertext,
           credentials_key_id: sealed.keyId
         })
-        return render(row, [])
+        return render(row, [], { connector: null, connector_profile: null, actions: null })
       })
 
     return { list, filters, get, patch, remove, create } as const
   }),
-  dependencies: [AccountsRepo.Default, CredentialCipher.Default, LastRequestTracker.Default]
+  dependencies: [AccountsRepo.Default, CredentialCipher.Default, LastRequestTracker.Default, AccountConnections.Default]
 }) {}

@@ -12,6 +12,8 @@ export interface Project {
   readonly id: string
   readonly organization_id: string
   readonly name: string
+  /** Whether a connector version, once registered, can never change (the default). */
+  readonly immutable_versioning: boolean
   readonly created_at: Date
 }
 
@@ -28,17 +30,17 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
     const createProject = (organizationId: string, name: string) =>
       sql<Project>`
         INSERT INTO projects ${sql.insert({ id: Crypto.randomUUID(), organization_id: organizationId, name })}
-        RETURNING id, organization_id, name, created_at`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+        RETURNING id, organization_id, name, immutable_versioning, created_at`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
 
     const listOrganizations = sql<Organization>`
       SELECT id, name, created_at FROM organizations ORDER BY created_at, id`.pipe(Effect.orDie)
 
     const listProjects = sql<Project>`
-      SELECT id, organization_id, name, created_at FROM projects ORDER BY created_at, id`.pipe(Effect.orDie)
+      SELECT id, organization_id, name, immutable_versioning, created_at FROM projects ORDER BY created_at, id`.pipe(Effect.orDie)
 
     const findProject = (id: string) =>
       sql<Project>`
-        SELECT id, organization_id, name, created_at FROM projects WHERE id::text = ${id}`.pipe(
+        SELECT id, organization_id, name, immutable_versioning, created_at FROM projects WHERE id::text = ${id}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie
       )
@@ -49,7 +51,16 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
         Effect.orDie
       )
 
+    const setImmutableVersioning = (id: string, immutable: boolean) =>
+      sql<Project>`
+        UPDATE projects SET immutable_versioning = ${immutable} WHERE id::text = ${id}
+        RETURNING id, organization_id, name, immutable_versioning, created_at`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
     return {
+      setImmutableVersioning,
       createOrganization,
       createProject,
       listOrganizations,

@@ -2,9 +2,11 @@ import type { SqlClient } from "@effect/sql"
 import type { Effect } from "effect"
 import tenancy from "./0001_tenancy.js"
 import accounts from "./0002_accounts.js"
+import connectors from "./0003_connectors.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_tenancy": tenancy,
-  "0002_accounts": accounts
+  "0002_accounts": accounts,
+  "0003_connectors": connectors
 }

@@ -1,0 +1,102 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { commaSeparated, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
+
+export const ProfileConnector = Schema.Struct({
+  key: Schema.String,
+  owner: Schema.Literal("builtin", "custom"),
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ProfileConnector" })
+
+export const ConnectorProfile = Schema.Struct({
+  id: Schema.String,
+  connector_key: Schema.String,
+  version_spec: Schema.String.annotations({ description: "exact version, latest, or a semver range such as 1.x" }),
+  label: Schema.String,
+  active: Schema.Boolean,
+  enabled_actions: Schema.Array(Schema.String),
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  connector: Schema.NullOr(ProfileConnector),
+  version: Schema.NullOr(Schema.String).annotations({ description: "The version the profile resolves to now" }),
+  accounts_count: Schema.NullOr(Schema.Int),
+  enabled_actions_count: Schema.NullOr(Schema.Int)
+}).annotations({ identifier: "ConnectorProfile" })
+export type ConnectorProfile = typeof ConnectorProfile.Type
+
+export const ConnectorProfilesPage = PageOf(ConnectorProfile, "ConnectorProfilesPage")
+
+export const ProfileExpansion = Schema.Literal("connector", "version", "accounts_count", "enabled_actions_count")
+export type ProfileExpansion = typeof ProfileExpansion.Type
+
+const BooleanFromText = Schema.transformLiterals(["true", true], ["false", false])
+
+export const ListConnectorProfilesParams = Schema.Struct({
+  page: Schema.optional(PageNumber),
+  page_size: Schema.optional(PageSize),
+  connector_key: Schema.optional(commaSeparated(Schema.String)),
+  active: Schema.optional(BooleanFromText),
+  expand: Schema.optional(commaSeparated(ProfileExpansion))
+})
+export type ListConnectorProfilesParams = typeof ListConnectorProfilesParams.Type
+
+const VersionSpec = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
+const ActionIds = Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).pipe(
+  Schema.maxItems(1000)
+)
+
+export const CreateConnectorProfile = Schema.Struct({
+  connector_key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  label: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  version: Schema.optional(VersionSpec).annotations({ description: "default latest" }),
+  active: Schema.optional(Schema.Boolean),
+  enabled_actions: Schema.optional(ActionIds).annotations({ description: "default: every action of the version" })
+}).annotations({ identifier: "CreateConnectorProfile", ...strictObject })
+export type CreateConnectorProfile = typeof CreateConnectorProfile.Type
+
+export const UpdateConnectorProfile = Schema.Struct({
+  label: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  version: Schema.optional(VersionSpec),
+  active: Schema.optional(Schema.Boolean),
+  enabled_actions: Schema.optional(ActionIds)
+}).annotations({ identifier: "UpdateConnectorProfile", ...strictObject })
+export type UpdateConnectorProfile = typeof UpdateConnectorProfile.Type
+
+const ProfileId = HttpApiSchema.param("id", Uuid)
+const AllExpansions = Schema.Struct({ expand: Schema.optional(commaSeparated(ProfileExpansion)) })
+/** `enabled_actions_count` is not expandable on create: read it back with GET. */
+const CreateExpansions = Schema.Struct({
+  expand: Schema.optional(commaSeparated(Schema.Literal("connector", "version", "accounts_count")))
+})
+
+export class ConnectorProfilesGroup extends HttpApiGroup.make("connector_profiles")
+  .add(
+    HttpApiEndpoint.get("list_connector_profiles", "/v2/connector_profiles")
+      .setUrlParams(ListConnectorProfilesParams)
+      .addSuccess(Schema.Union(ConnectorProfilesPage, Schema.Array(ConnectorProfile)))
+  )
+  .add(
+    HttpApiEndpoint.post("create_connector_profile", "/v2/connector_profiles")
+      .setUrlParams(CreateExpansions)
+      .setPayload(CreateConnectorProfile)
+      .addSuccess(ConnectorProfile, { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("get_connector_profile")`/v2/connector_profiles/${ProfileId}`
+      .setUrlParams(AllExpansions)
+      .addSuccess(ConnectorProfile)
+  )
+  .add(
+    HttpApiEndpoint.patch("update_connector_profile")`/v2/connector_profiles/${ProfileId}`
+      .setUrlParams(AllExpansions)
+      .setPayload(UpdateConnectorProfile)
+      .addSuccess(ConnectorProfile)
+  )
+  .add(
+    HttpApiEndpoint.del("delete_connector_profile")`/v2/connector_profiles/${ProfileId}`
+      .addSuccess(HttpApiSchema.NoContent)
+  )
+  .middleware(Authentication)
+{}

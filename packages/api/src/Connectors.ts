@@ -1,0 +1,226 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { commaSeparated, PageNumber, PageOf, PageSize, strictObject } from "./Params.js"
+
+/** Who publishes a connector: the platform (`builtin`) or the calling project (`custom`). */
+export const ConnectorOwner = Schema.Literal("builtin", "custom").annotations({ identifier: "ConnectorOwner" })
+export type ConnectorOwner = typeof ConnectorOwner.Type
+
+export const ConfigField = Schema.Struct({
+  key: Schema.String,
+  label: Schema.NullOr(Schema.String),
+  type: Schema.NullOr(Schema.String),
+  required: Schema.Boolean,
+  secret: Schema.Boolean,
+  placeholder: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ConfigField" })
+
+export const AuthenticationMethod = Schema.Struct({
+  key: Schema.String,
+  type: Schema.String,
+  label: Schema.NullOr(Schema.String),
+  authorization_type: Schema.NullOr(Schema.String),
+  config_fields: Schema.Array(ConfigField)
+}).annotations({ identifier: "AuthenticationMethod", description: "How an account authenticates; never carries secrets" })
+
+export const ActionInput = Schema.Struct({
+  name: Schema.String,
+  type: Schema.String,
+  in: Schema.NullOr(Schema.String),
+  required: Schema.Boolean,
+  array: Schema.Boolean,
+  description: Schema.NullOr(Schema.String),
+  values: Schema.NullOr(Schema.Array(Schema.String))
+}).annotations({ identifier: "ActionInput" })
+
+export const ConnectorActionSummary = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  action_type: Schema.String,
+  categories: Schema.Array(Schema.String),
+  required_scopes: Schema.Array(Schema.String),
+  inputs: Schema.Array(ActionInput),
+  enabled: Schema.NullOr(Schema.Boolean).annotations({
+    description: "Whether the action is enabled for the given connector profile; null without one"
+  })
+}).annotations({ identifier: "ConnectorActionSummary" })
+export type ConnectorActionSummary = typeof ConnectorActionSummary.Type
+
+export const ScopeDefinition = Schema.Struct({
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  includes: Schema.Array(Schema.String)
+}).annotations({ identifier: "ScopeDefinition" })
+
+export const ConnectorActions = Schema.Struct({
+  actions: Schema.Array(ConnectorActionSummary),
+  event_actions: Schema.Array(ConnectorActionSummary),
+  scope_definitions: Schema.Array(ScopeDefinition)
+}).annotations({ identifier: "ConnectorActions" })
+
+export const ConnectorVersion = Schema.Struct({
+  key: Schema.String,
+  version: Schema.String,
+  owner: ConnectorOwner,
+  content_hash: Schema.String,
+  created_at: Schema.String
+}).annotations({ identifier: "ConnectorVersion" })
+export type ConnectorVersion = typeof ConnectorVersion.Type
+
+export const ChangelogEntry = Schema.Struct({
+  version: Schema.String,
+  summary: Schema.String,
+  labels: Schema.Array(Schema.String),
+  release_date: Schema.String,
+  affected_actions: Schema.Array(Schema.String)
+}).annotations({ identifier: "ChangelogEntry" })
+export type ChangelogEntry = typeof ChangelogEntry.Type
+
+export const McpAuth = Schema.Literal("none", "token", "oauth")
+
+export const Connector = Schema.Struct({
+  id: Schema.String.annotations({ description: "key@version~owner" }),
+  key: Schema.String,
+  version: Schema.String,
+  owner: ConnectorOwner,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  categories: Schema.Array(Schema.String),
+  documentation_url: Schema.NullOr(Schema.String),
+  icon_url: Schema.NullOr(Schema.String),
+  authentication_methods: Schema.Array(AuthenticationMethod),
+  mcp_server_url: Schema.NullOr(Schema.String),
+  mcp_auth: Schema.NullOr(McpAuth),
+  content_hash: Schema.String,
+  created_at: Schema.String,
+  actions: Schema.NullOr(ConnectorActions),
+  versions: Schema.NullOr(Schema.Array(ConnectorVersion)),
+  changelog: Schema.NullOr(Schema.Array(ChangelogEntry)),
+  accounts_count: Schema.NullOr(Schema.Int),
+  connector_profiles_count: Schema.NullOr(Schema.Int),
+  enabled_actions_count: Schema.NullOr(Schema.Int)
+}).annotations({ identifier: "Connector" })
+export type Connector = typeof Connector.Type
+
+export const ConnectorsPage = PageOf(Connector, "ConnectorsPage")
+
+export const ConnectorExpansion = Schema.Literal(
+  "actions",
+  "versions",
+  "changelog",
+  "accounts_count",
+  "connector_profiles_count"
+)
+export type ConnectorExpansion = typeof ConnectorExpansion.Type
+
+export const ListConnectorsParams = Schema.Struct({
+  page: Schema.optional(PageNumber),
+  page_size: Schema.optional(PageSize),
+  key: Schema.optional(commaSeparated(Schema.String)),
+  category: Schema.optional(commaSeparated(Schema.String)),
+  expand: Schema.optional(commaSeparated(Schema.Literal("accounts_count", "connector_profiles_count")))
+})
+export type ListConnectorsParams = typeof ListConnectorsParams.Type
+
+const expand = Schema.optional(commaSeparated(ConnectorExpansion))
+
+export const GetConnectorParams = Schema.Struct({
+  version: Schema.optional(Schema.String),
+  owner: Schema.optional(Schema.String),
+  connector_profile_id: Schema.optional(Schema.String),
+  expand
+})
+export type GetConnectorParams = typeof GetConnectorParams.Type
+
+export const CreateConnectorParams = Schema.Struct({ expand })
+
+export const RegisterFromMcpServer = Schema.Struct({
+  mcp_server_url: Schema.String.pipe(
+    Schema.pattern(/^https?:\/\//, { message: () => "mcp_server_url must start with http:// or https://" }),
+    Schema.maxLength(2048)
+  ),
+  title: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  force: Schema.optional(Schema.Literal(false))
+}).annotations({ identifier: "RegisterFromMcpServer", ...strictObject })
+
+export const RegisterFromYaml = Schema.Struct({
+  yaml: Schema.String.pipe(Schema.minLength(1)),
+  force: Schema.optional(Schema.Boolean)
+}).annotations({ identifier: "RegisterFromYaml", ...strictObject })
+
+export const CreateConnector = Schema.Union(RegisterFromYaml, RegisterFromMcpServer).annotations({
+  identifier: "CreateConnector",
+  description: "Exactly one of: {yaml, force?} or {mcp_server_url, title?, force?}"
+})
+export type CreateConnector = typeof CreateConnector.Type
+
+export const ActionDetailParams = Schema.Struct({
+  version: Schema.optional(Schema.String),
+  owner: Schema.optional(Schema.String),
+  expand: Schema.optional(commaSeparated(Schema.Literal("steps", "result")))
+})
+export type ActionDetailParams = typeof ActionDetailParams.Type
+
+export const ConnectorActionDetail = Schema.Struct({
+  id: Schema.String,
+  connector_key: Schema.String,
+  connector_version: Schema.String,
+  owner: ConnectorOwner,
+  label: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  details: Schema.NullOr(Schema.String),
+  action_type: Schema.String,
+  categories: Schema.Array(Schema.String),
+  required_scopes: Schema.Array(Schema.String),
+  inputs: Schema.Array(ActionInput),
+  steps: Schema.NullOr(Schema.Array(Schema.Unknown)),
+  result: Schema.NullOr(Schema.Unknown)
+}).annotations({ identifier: "ConnectorActionDetail" })
+export type ConnectorActionDetail = typeof ConnectorActionDetail.Type
+
+const ConnectorId = HttpApiSchema.param("id", Schema.String)
+const ActionId = HttpApiSchema.param("actionId", Schema.String)
+const EventId = HttpApiSchema.param("eventId", Schema.String)
+
+export class ConnectorsGroup extends HttpApiGroup.make("connectors")
+  .add(
+    HttpApiEndpoint.post("create_connector", "/v2/connectors")
+      .setUrlParams(CreateConnectorParams)
+      .setPayload(CreateConnector)
+      .addSuccess(Connector, { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("list_connectors", "/v2/connectors")
+      .setUrlParams(ListConnectorsParams)
+      .addSuccess(Schema.Union(ConnectorsPage, Schema.Array(Connector)))
+  )
+  .add(
+    HttpApiEndpoint.get("get_connector")`/v2/connectors/${ConnectorId}`
+      .setUrlParams(GetConnectorParams)
+      .addSuccess(Connector)
+      .annotate(OpenApi.Description, "Id form key[@version][~owner]; owner wildcards builtin and custom")
+  )
+  .add(
+    HttpApiEndpoint.del("delete_connector")`/v2/connectors/${ConnectorId}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .annotate(OpenApi.Description, "Id must be exactly key@version of a custom connector")
+  )
+  .add(
+    HttpApiEndpoint.get("list_connector_versions")`/v2/connectors/${ConnectorId}/versions`
+      .addSuccess(Schema.Array(ConnectorVersion))
+  )
+  .add(
+    HttpApiEndpoint.get("get_connector_action")`/v2/connectors/${ConnectorId}/actions/${ActionId}`
+      .setUrlParams(ActionDetailParams)
+      .addSuccess(ConnectorActionDetail)
+  )
+  .add(
+    HttpApiEndpoint.get("get_connector_event_action")`/v2/connectors/${ConnectorId}/event_actions/${EventId}`
+      .setUrlParams(ActionDetailParams)
+      .addSuccess(ConnectorActionDetail)
+  )
+  .middleware(Authentication)
+{}

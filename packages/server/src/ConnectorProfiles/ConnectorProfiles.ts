@@ -1,0 +1,188 @@
+import {
+  type Caller,
+  type ConnectorProfile,
+  type CreateConnectorProfile,
+  DEFAULT_PAGE_SIZE,
+  type ListConnectorProfilesParams,
+  NotFound,
+  Conflict,
+  type ProfileExpansion,
+  UnprocessableEntity,
+  type UpdateConnectorProfile
+} from "@switchyard/api"
+import { Effect, Option } from "effect"
+import * as Crypto from "node:crypto"
+import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { type ProfileRow, ProfilesRepo } from "./ProfilesRepo.js"
+
+const notFound = (id: string) => new NotFound({ message: `Connector profile ${id} not found` })
+
+/**
+ * Connector profiles: a project's configuration of one connector — which version (exact,
+ * `latest` or a semver range) and which actions are enabled — that accounts link through.
+ */
+export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Switchyard/ConnectorProfiles", {
+  effect: Effect.gen(function*() {
+    const repo = yield* ProfilesRepo
+    const registry = yield* ConnectorRegistry
+
+    /** The version a profile resolves to now, or none when nothing matches its spec anymore. */
+    const resolveProfile = (projectId: string, profile: Pick<ProfileRow, "connector_key" | "version_spec">) =>
+      Effect.map(
+        registry.profileCandidates(projectId, profile.connector_key),
+        (candidates) => Option.fromNullable(resolveSpec(candidates, profile.version_spec))
+      )
+
+    /** Validates a spec and action ids against what the key offers; the version they resolve to. */
+    const validate = (projectId: string, key: string, spec: string, enabledActions: ReadonlyArray<string> | undefined) =>
+      Effect.gen(function*() {
+        if (!isVersionSpec(spec)) {
+          return yield* new UnprocessableEntity({
+            message: `version "${spec}" is not an exact version, latest, or a semver range such as 1.x`
+          })
+        }
+        const candidates = yield* registry.profileCandidates(projectId, key)
+        if (candidates.length === 0) {
+          return yield* new UnprocessableEntity({ message: `Connector ${key} does not exist` })
+        }
+        const version = resolveSpec(candidates, spec)
+        if (version === undefined) {
+          return yield* new UnprocessableEntity({
+            message: `No version of connector ${key} matches "${spec}" (available: ${candidates.map((c) => c.version).join(", ")})`
+          })
+        }
+        const connector = yield* registry.load(version)
+        const known = new Set(connector.definition.actions.map((action) => action.actionId))
+        const unknown = (enabledActions ?? []).filter((id) => !known.has(id))
+        if (unknown.length > 0) {
+          return yield* new UnprocessableEntity({
+            message: `Unknown action id(s) for ${key}@${version.version}: ${unknown.join(", ")}`
+          })
+        }
+        return { version, allActions: [...known] }
+      })
+
+    const render = (
+      projectId: string,
+      row: ProfileRow,
+      expand: ReadonlyArray<ProfileExpansion>,
+      accountCounts?: ReadonlyMap<string, number>
+    ) =>
+      Effect.gen(function*() {
+        const needsVersion = expand.some((item) => item !== "accounts_count")
+        const version: VisibleVersion | undefined = needsVersion
+          ? Option.getOrUndefined(yield* resolveProfile(projectId, row))
+          : undefined
+        const enabledCount = expand.includes("enabled_actions_count") && version !== undefined
+          ? yield* Effect.map(registry.load(version), (connector) =>
+            connector.definition.actions.filter((action) => row.enabled_actions.includes(action.actionId)).length)
+          : null
+        const profile: ConnectorProfile = {
+          id: row.id,
+          connector_key: row.connector_key,
+          version_spec: row.version_spec,
+          label: row.label,
+          active: row.active,
+          enabled_actions: row.enabled_actions,
+          created_at: row.created_at.toISOString(),
+          updated_at: row.updated_at.toISOString(),
+          connector: expand.includes("connector") && version !== undefined
+            ? { key: version.key, owner: version.owner, title: version.title, description: version.description }
+            : null,
+          version: expand.includes("version") && version !== undefined ? version.version : null,
+          accounts_count: expand.includes("accounts_count")
+            ? (accountCounts ?? (yield* repo.accountCounts(projectId))).get(row.id) ?? 0
+            : null,
+          enabled_actions_count: expand.includes("enabled_actions_count") ? enabledCount ?? 0 : null
+        }
+        return profile
+      })
+
+    const list = (caller: Caller, params: ListConnectorProfilesParams) =>
+      Effect.gen(function*() {
+        const filters = { connectorKeys: params.connector_key ?? [], active: params.active }
+        const expand = params.expand ?? []
+        const counts = expand.includes("accounts_count") ? yield* repo.accountCounts(caller.projectId) : undefined
+        const renderAll = (rows: ReadonlyArray<ProfileRow>) =>
+          Effect.forEach(rows, (row) => render(caller.projectId, row, expand, counts))
+        if (params.page === undefined && params.page_size === undefined) {
+          return yield* renderAll((yield* repo.list(caller.projectId, filters, Option.none())).rows)
+        }
+        const page = params.page ?? 1
+        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
+        const { rows, total } = yield* repo.list(
+          caller.projectId,
+          filters,
+          Option.some({ offset: (page - 1) * pageSize, limit: pageSize })
+        )
+        return {
+          data: yield* renderAll(rows),
+          page,
+          page_size: pageSize,
+          total,
+          next_page: page * pageSize < total ? page + 1 : null
+        }
+      })
+
+    const create = (caller: Caller, body: CreateConnectorProfile, expand: ReadonlyArray<ProfileExpansion>) =>
+      Effect.gen(function*() {
+        const spec = body.version ?? "latest"
+        const { allActions } = yield* validate(caller.projectId, body.connector_key, spec, body.enabled_actions)
+        const row = yield* repo.insert({
+          id: Crypto.randomUUID(),
+          project_id: caller.projectId,
+          connector_key: body.connector_key,
+          version_spec: spec,
+          label: body.label,
+          active: body.active ?? true,
+          enabled_actions: [...new Set(body.enabled_actions ?? allActions)]
+        })
+        return yield* render(caller.projectId, row, expand)
+      })
+
+    const find = (projectId: string, id: string) =>
+      Effect.flatMap(repo.find(projectId, id), Option.match({
+        onNone: () => Effect.fail(notFound(id)),
+        onSome: Effect.succeed
+      }))
+
+    const get = (caller: Caller, id: string, expand: ReadonlyArray<ProfileExpansion>) =>
+      Effect.flatMap(find(caller.projectId, id), (row) => render(caller.projectId, row, expand))
+
+    const update = (caller: Caller, id: string, body: UpdateConnectorProfile, expand: ReadonlyArray<ProfileExpansion>) =>
+      Effect.gen(function*() {
+        const current = yield* find(caller.projectId, id)
+        if (body.version !== undefined || body.enabled_actions !== undefined) {
+          yield* validate(
+            caller.projectId,
+            current.connector_key,
+            body.version ?? current.version_spec,
+            body.enabled_actions ?? current.enabled_actions
+          )
+        }
+        const updated = yield* repo.update(caller.projectId, id, {
+          ...(body.label === undefined ? {} : { label: body.label }),
+          ...(body.version === undefined ? {} : { version_spec: body.version }),
+          ...(body.active === undefined ? {} : { active: body.active }),
+          ...(body.enabled_actions === undefined ? {} : { enabled_actions: [...new Set(body.enabled_actions)] })
+        })
+        if (Option.isNone(updated)) return yield* notFound(id)
+        return yield* render(caller.projectId, updated.value, expand)
+      })
+
+    const remove = (caller: Caller, id: string) =>
+      Effect.flatMap(repo.remove(caller.projectId, id), (outcome): Effect.Effect<void, NotFound | Conflict> => {
+        switch (outcome) {
+          case "deleted":
+            return Effect.void
+          case "missing":
+            return Effect.fail(notFound(id))
+          case "in use":
+            return Effect.fail(new Conflict({ message: `Connector profile ${id} is used by accounts: relink or delete them first` }))
+        }
+      })
+
+    return { list, create, get, update, remove, resolveProfile, find } as const
+  }),
+  dependencies: [ProfilesRepo.Default, ConnectorRegistry.Default]
+}) {}

@@ -1,0 +1,61 @@
+import type { ConnectorActionSummary, ConnectorVersion } from "@switchyard/api"
+import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
+import type { VisibleVersion } from "./ConnectorRegistry.js"
+
+/** How connector definitions look through the API: metadata only, never credentials. */
+
+export const versionView = (row: VisibleVersion): ConnectorVersion => ({
+  key: row.key,
+  version: row.version,
+  owner: row.owner,
+  content_hash: row.content_hash,
+  created_at: row.created_at.toISOString()
+})
+
+export const actionSummary = (action: ActionDefinition, enabled: boolean | null): ConnectorActionSummary => ({
+  id: action.actionId,
+  label: action.label,
+  description: action.description ?? null,
+  action_type: action.actionType,
+  categories: action.categories ?? [],
+  required_scopes: action.requiredScopes === undefined ? [] : [action.requiredScopes].flat(),
+  inputs: (action.inputs ?? []).map((input) => ({
+    name: input.name,
+    type: input.type,
+    in: input.in ?? null,
+    required: input.required ?? false,
+    array: input.array ?? false,
+    description: input.description ?? null,
+    values: input.oneOf === undefined ? null : [input.oneOf.values].flat()
+  })),
+  enabled
+})
+
+export const authenticationMethods = (connector: ParsedConnector) =>
+  (connector.definition.authentication ?? []).flatMap((entry) =>
+    Object.entries(entry).map(([key, method]) => ({
+      key,
+      type: method.type,
+      label: method.label ?? null,
+      authorization_type: method.authorization?.type ?? null,
+      config_fields: (method.configFields ?? []).map((field) => ({
+        key: field.key,
+        label: field.label ?? null,
+        type: field.type ?? null,
+        required: field.required ?? false,
+        secret: field.secret ?? false,
+        placeholder: field.placeholder === undefined ? null : String(field.placeholder),
+        description: field.description ?? null
+      }))
+    }))
+  )
+
+export const eventActionsOf = (connector: ParsedConnector): ReadonlyArray<ActionDefinition> =>
+  connector.definition.events?.actions ?? []
+
+export const scopeDefinitions = (connector: ParsedConnector) =>
+  Object.entries(connector.definition.scopeDefinitions ?? {}).map(([name, scope]) => ({
+    name,
+    description: scope.description ?? null,
+    includes: scope.includes ?? []
+  }))

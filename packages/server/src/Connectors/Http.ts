@@ -1,0 +1,24 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api, CurrentCaller } from "@switchyard/api"
+import { Effect } from "effect"
+import { Connectors } from "./Connectors.js"
+
+export const ConnectorsHttpLive = HttpApiBuilder.group(Api, "connectors", (handlers) =>
+  Effect.gen(function*() {
+    const connectors = yield* Connectors
+    return handlers
+      .handle("create_connector", ({ payload, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.create(caller, payload, urlParams.expand ?? [])))
+      .handle("list_connectors", ({ urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.list(caller, urlParams)))
+      .handle("get_connector", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.get(caller, path.id, urlParams)))
+      .handle("delete_connector", ({ path }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.remove(caller, path.id)))
+      .handle("list_connector_versions", ({ path }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.versions(caller, path.id)))
+      .handle("get_connector_action", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.action(caller, path.id, path.actionId, urlParams)))
+      .handle("get_connector_event_action", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => connectors.eventAction(caller, path.id, path.eventId, urlParams)))
+  }))

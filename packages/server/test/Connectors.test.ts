@@ -1,0 +1,372 @@
+import { HttpClientRequest } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { connectorYaml } from "./support/ConnectorYaml.js"
+import { accountBody, asPage, clientFor, freshProject, otherProject, records } from "./support/Fixtures.js"
+import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
+
+layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
+  it.effect("ships the built-in connectors with versions and changelogs", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
+      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.0.0~builtin", "greenhouse@1.1.0~builtin", "talentlms@1.0.0~builtin"])
+      expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
+
+      const greenhouse = yield* client.connectors.get_connector({
+        path: { id: "greenhouse" },
+        urlParams: { expand: ["versions", "changelog", "actions"] }
+      })
+      expect(greenhouse).toMatchObject({
+        key: "greenhouse",
+        version: "1.1.0",
+        owner: "builtin",
+        title: "Greenhouse",
+        categories: ["ats"],
+        documentation_url: "https://developers.greenhouse.io/harvest.html"
+      })
+      expect(greenhouse.versions!.map((v) => v.version)).toEqual(["1.1.0", "1.0.0"])
+      expect(greenhouse.changelog!.map((entry) => [entry.version, entry.affected_actions])).toEqual([
+        ["1.1.0", ["ats_list_candidates"]],
+        ["1.0.0", ["ats_list_applications", "ats_get_application"]]
+      ])
+      expect(greenhouse.authentication_methods).toEqual([{
+        key: "apiKey",
+        type: "custom",
+        label: "Harvest API key",
+        authorization_type: "basic",
+        config_fields: [expect.objectContaining({ key: "apiKey", secret: true, required: true })]
+      }])
+      expect(greenhouse.actions!.actions.map((a) => a.id)).toEqual([
+        "ats_list_applications",
+        "ats_get_application",
+        "ats_list_candidates"
+      ])
+      expect(greenhouse.actions!.event_actions).toEqual([])
+      expect(greenhouse.enabled_actions_count).toBeNull()
+    }))
+
+  it.effect("resolves ids key[@version][~owner] with query overrides", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const get = (id: string, urlParams: { version?: string; owner?: string } = {}) =>
+        client.connectors.get_connector({ path: { id }, urlParams }).pipe(Effect.map((c) => c.id))
+      expect(yield* get("greenhouse@1.0.0")).toBe("greenhouse@1.0.0~builtin")
+      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.1.0~builtin")
+      expect(yield* get("greenhouse@latest")).toBe("greenhouse@1.1.0~builtin")
+      expect(yield* get("greenhouse@1.1.0~builtin", { version: "1.0.0" })).toBe("greenhouse@1.0.0~builtin")
+      expect(yield* get("greenhouse@1.0.0", { version: "latest" })).toBe("greenhouse@1.1.0~builtin")
+      expect(yield* get("greenhouse~custom", { owner: "builtin" })).toBe("greenhouse@1.1.0~builtin")
+
+      const customOnly = yield* get("greenhouse~custom").pipe(Effect.flip)
+      expect(customOnly._tag).toBe("NotFound")
+      const unknownOwner = yield* get("greenhouse~acme").pipe(Effect.flip)
+      expect(unknownOwner._tag).toBe("BadRequest")
+      expect(unknownOwner.message).toContain("acme")
+      const unknownVersion = yield* get("greenhouse@9.9.9").pipe(Effect.flip)
+      expect(unknownVersion._tag).toBe("NotFound")
+      const unknownKey = yield* get("nope").pipe(Effect.flip)
+      expect(unknownKey._tag).toBe("NotFound")
+      const malformed = yield* get("Not A Key").pipe(Effect.flip)
+      expect(malformed._tag).toBe("BadRequest")
+    }))
+
+  it.effect("a project's custom connector takes precedence over the built-in with the same key", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const created = yield* client.connectors.create_connector({
+        urlParams: {},
+        payload: { yaml: connectorYaml({ key: "greenhouse", version: "0.1.0", title: "Our Greenhouse" }) }
+      })
+      expect(created).toMatchObject({ id: "greenhouse@0.1.0~custom", owner: "custom", title: "Our Greenhouse" })
+      const get = (id: string) => client.connectors.get_connector({ path: { id }, urlParams: {} }).pipe(Effect.map((c) => c.id))
+      expect(yield* get("greenhouse")).toBe("greenhouse@0.1.0~custom")
+      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.1.0~builtin")
+      // Automatic resolution of a version only the built-in has falls back to it.
+      expect(yield* get("greenhouse@1.0.0")).toBe("greenhouse@1.0.0~builtin")
+      const listed = records(yield* client.connectors.list_connectors({ urlParams: { key: ["greenhouse"] } }))
+      expect(listed.map((c) => c.id)).toEqual(["greenhouse@0.1.0~custom", "greenhouse@1.1.0~builtin"])
+      const versions = yield* client.connectors.list_connector_versions({ path: { id: "greenhouse@whatever~custom" } })
+      expect(versions.map((v) => `${v.version}~${v.owner}`)).toEqual(["1.1.0~builtin", "1.0.0~builtin", "0.1.0~custom"])
+    }))
+
+  it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const register = (version: string, force?: boolean) =>
+        client.connectors.create_connector({
+          urlParams: {},
+          payload: { yaml: connectorYaml({ key: "semver-test", version }), ...(force === undefined ? {} : { force }) }
+        })
+      yield* register("1.0.0")
+      yield* register("1.2.0")
+      yield* register("1.10.0")
+      const lower = yield* register("1.9.0").pipe(Effect.flip)
+      expect(lower._tag).toBe("Conflict")
+      expect(lower.message).toContain("1.10.0")
+      expect((yield* register("1.9.0", true)).version).toBe("1.9.0")
+      yield* register("2.0.0-beta.2")
+      yield* register("2.0.0-beta.10")
+      const belowPrerelease = yield* register("1.11.0").pipe(Effect.flip)
+      expect(belowPrerelease._tag).toBe("Conflict")
+      const versions = yield* client.connectors.list_connector_versions({ path: { id: "semver-test" } })
+      expect(versions.map((v) => v.version)).toEqual(["2.0.0-beta.10", "2.0.0-beta.2", "1.10.0", "1.9.0", "1.2.0", "1.0.0"])
+      // latest prefers the highest stable version over pre-releases.
+      const latest = yield* client.connectors.get_connector({ path: { id: "semver-test@latest" }, urlParams: {} })
+      expect(latest.version).toBe("1.10.0")
+      const prerelease = yield* client.connectors.get_connector({ path: { id: "semver-test@2.0.0-beta.10" }, urlParams: {} })
+      expect(prerelease.version).toBe("2.0.0-beta.10")
+    }))
+
+  it.effect("versions are immutable: a conflict is 409 even with force; identical content is idempotent", () =>
+    Effect.gen(function*() {
+      const { client, projectId } = yield* freshProject
+      const yaml = connectorYaml({ key: "immutable-test", version: "1.0.0" })
+      const first = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml } })
+      const again = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: `# same content\n${yaml}` } })
+      expect(again.content_hash).toBe(first.content_hash)
+      expect(again.created_at).toBe(first.created_at)
+      const changed = connectorYaml({ key: "immutable-test", version: "1.0.0", description: "Changed" })
+      for (const force of [false, true]) {
+        const conflict = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: changed, force } })
+          .pipe(Effect.flip)
+        expect(conflict._tag).toBe("Conflict")
+        expect(conflict.message).toContain("immutable")
+      }
+      const stored = yield* client.connectors.get_connector({ path: { id: "immutable-test@1.0.0" }, urlParams: {} })
+      expect(stored.description).toBe("A custom connector for tests")
+
+      // With immutable versioning off, force replaces the content of that version.
+      const projects = yield* ProjectsRepo
+      yield* projects.setImmutableVersioning(projectId, false)
+      const unforced = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: changed } })
+        .pipe(Effect.flip)
+      expect(unforced._tag).toBe("Conflict")
+      const replaced = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: changed, force: true } })
+      expect(replaced.description).toBe("Changed")
+      expect(replaced.content_hash).not.toBe(first.content_hash)
+      const versions = yield* client.connectors.list_connector_versions({ path: { id: "immutable-test" } })
+      expect(versions).toHaveLength(1)
+    }))
+
+  it.effect("two simultaneous registrations of the same next version end with exactly one winner", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: connectorYaml({ key: "race", version: "1.0.0" }) } })
+      for (let round = 0; round < 5; round++) {
+        const version = `1.${round + 1}.0`
+        const outcomes = yield* Effect.all(
+          ["A", "B"].map((who) =>
+            client.connectors.create_connector({
+              urlParams: {},
+              payload: { yaml: connectorYaml({ key: "race", version, description: `by ${who}` }) }
+            }).pipe(Effect.either)
+          ),
+          { concurrency: 2 }
+        )
+        const winners = outcomes.filter((o) => o._tag === "Right")
+        const losers = outcomes.filter((o) => o._tag === "Left")
+        expect(winners).toHaveLength(1)
+        expect(losers.map((o) => o._tag === "Left" && o.left._tag)).toEqual(["Conflict"])
+      }
+      const versions = yield* client.connectors.list_connector_versions({ path: { id: "race" } })
+      expect(versions.map((v) => v.version)).toEqual(["1.5.0", "1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+    }))
+
+  it.effect("deletes exactly key@version of a custom connector, never a built-in or one in use", () =>
+    Effect.gen(function*() {
+      const { client, projectId } = yield* freshProject
+      yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: connectorYaml({ key: "deletable", version: "1.0.0" }) } })
+      yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: connectorYaml({ key: "deletable", version: "1.1.0" }) } })
+      const del = (id: string) => client.connectors.delete_connector({ path: { id } }).pipe(Effect.flip)
+      expect((yield* del("greenhouse@1.0.0"))._tag).toBe("Forbidden")
+      expect((yield* del("deletable"))._tag).toBe("BadRequest")
+      expect((yield* del("deletable@1.0.0~custom"))._tag).toBe("BadRequest")
+      expect((yield* del("deletable@latest"))._tag).toBe("BadRequest")
+      expect((yield* del("deletable@3.0.0"))._tag).toBe("NotFound")
+
+      const profile = yield* client.connector_profiles.create_connector_profile({
+        urlParams: {},
+        payload: { connector_key: "deletable", label: "Pinned", version: "1.0.0" }
+      })
+      const inUse = yield* del("deletable@1.0.0")
+      expect(inUse._tag).toBe("Conflict")
+      expect(inUse.message).toContain(profile.id)
+      // The profile resolves 1.0.0 only; 1.1.0 is free.
+      yield* client.connectors.delete_connector({ path: { id: "deletable@1.1.0" } })
+      // An account linked directly to a version also keeps it.
+      yield* client.connector_profiles.update_connector_profile({
+        path: { id: profile.id },
+        urlParams: {},
+        payload: { version: "latest" }
+      })
+      yield* client.accounts.create_account({ payload: accountBody({ connector_key: "deletable", connector_version: "1.0.0" }) })
+      expect((yield* del("deletable@1.0.0"))._tag).toBe("Conflict")
+      void projectId
+    }))
+
+  it.effect("custom connectors are invisible to other projects, in the organization or outside it", () =>
+    Effect.gen(function*() {
+      const a = yield* freshProject
+      yield* a.client.connectors.create_connector({ urlParams: {}, payload: { yaml: connectorYaml({ key: "secret-sauce", version: "1.0.0" }) } })
+      for (const b of [yield* freshProject, yield* otherProject.pipe(Effect.flatMap(({ key }) => Effect.map(clientFor(key), (client) => ({ client }))))]) {
+        const listed = records(yield* b.client.connectors.list_connectors({ urlParams: {} }))
+        expect(listed.map((c) => c.key)).not.toContain("secret-sauce")
+        expect((yield* b.client.connectors.get_connector({ path: { id: "secret-sauce" }, urlParams: {} }).pipe(Effect.flip))._tag)
+          .toBe("NotFound")
+        expect(yield* b.client.connectors.list_connector_versions({ path: { id: "secret-sauce" } })).toEqual([])
+        expect((yield* b.client.connectors.delete_connector({ path: { id: "secret-sauce@1.0.0" } }).pipe(Effect.flip))._tag)
+          .toBe("NotFound")
+        const profile = yield* b.client.connector_profiles.create_connector_profile({
+          urlParams: {},
+          payload: { connector_key: "secret-sauce", label: "x" }
+        }).pipe(Effect.flip)
+        expect(profile._tag).toBe("UnprocessableEntity")
+      }
+    }))
+
+  it.effect("an action and an event action, with steps and result only when expanded", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: connectorYaml({ key: "actions-test", version: "1.0.0" }) } })
+      const plain = yield* client.connectors.get_connector_action({
+        path: { id: "actions-test", actionId: "get_thing" },
+        urlParams: {}
+      })
+      expect(plain).toMatchObject({
+        id: "get_thing",
+        connector_key: "actions-test",
+        connector_version: "1.0.0",
+        owner: "custom",
+        action_type: "get",
+        required_scopes: ["read"],
+        steps: null,
+        result: null
+      })
+      expect(plain.inputs).toEqual([
+        { name: "id", type: "string", in: "path", required: true, array: false, description: null, values: null }
+      ])
+      const expanded = yield* client.connectors.get_connector_action({
+        path: { id: "actions-test", actionId: "get_thing" },
+        urlParams: { expand: ["steps", "result"] }
+      })
+      expect(expanded.steps).toHaveLength(1)
+      expect(expanded.result).toEqual({ data: "$.steps.fetch.output.data" })
+      const event = yield* client.connectors.get_connector_event_action({
+        path: { id: "actions-test", eventId: "thing_changed" },
+        urlParams: {}
+      })
+      expect(event).toMatchObject({ id: "thing_changed", action_type: "event" })
+      const missing = yield* client.connectors.get_connector_action({
+        path: { id: "actions-test", actionId: "thing_changed" },
+        urlParams: {}
+      }).pipe(Effect.flip)
+      expect(missing._tag).toBe("NotFound")
+    }))
+
+  it.effect("connector_profile_id needs expand=actions and flags enabled actions first", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const profile = yield* client.connector_profiles.create_connector_profile({
+        urlParams: {},
+        payload: { connector_key: "greenhouse", label: "Only candidates", enabled_actions: ["ats_list_candidates"] }
+      })
+      const withoutExpand = yield* client.connectors.get_connector({
+        path: { id: "greenhouse" },
+        urlParams: { connector_profile_id: profile.id }
+      }).pipe(Effect.flip)
+      expect(withoutExpand._tag).toBe("BadRequest")
+      expect(withoutExpand.message).toContain("expand=actions")
+      const flagged = yield* client.connectors.get_connector({
+        path: { id: "greenhouse" },
+        urlParams: { connector_profile_id: profile.id, expand: ["actions"] }
+      })
+      expect(flagged.actions!.actions.map((a) => [a.id, a.enabled])).toEqual([
+        ["ats_list_candidates", true],
+        ["ats_list_applications", false],
+        ["ats_get_application", false]
+      ])
+      expect(flagged.enabled_actions_count).toBe(1)
+      const otherKey = yield* client.connectors.get_connector({
+        path: { id: "bamboohr" },
+        urlParams: { connector_profile_id: profile.id, expand: ["actions"] }
+      }).pipe(Effect.flip)
+      expect(otherKey._tag).toBe("BadRequest")
+    }))
+
+  it.effect("counts usage and sorts by it when counts are expanded", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      yield* client.accounts.create_account({ payload: accountBody({ connector_key: "talentlms" }) })
+      yield* client.accounts.create_account({ payload: accountBody({ connector_key: "talentlms" }) })
+      yield* client.connector_profiles.create_connector_profile({ urlParams: {}, payload: { connector_key: "bamboohr", label: "HR" } })
+      const sorted = asPage(yield* client.connectors.list_connectors({
+        urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
+      }))
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 3, next_page: 2 })
+      expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
+        ["talentlms", 2, 0],
+        ["bamboohr", 0, 1]
+      ])
+      const byCategory = records(yield* client.connectors.list_connectors({ urlParams: { category: ["hris", "lms"] } }))
+      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "talentlms"])
+    }))
+
+  it.effect("the create body is exactly one of the two shapes", () =>
+    Effect.gen(function*() {
+      const { key } = yield* freshProject
+      const post = (body: unknown) =>
+        send(HttpClientRequest.post("/v2/connectors").pipe(json(body)).pipe(withKey(key)))
+      const yaml = connectorYaml({ key: "shape", version: "1.0.0" })
+      for (
+        const body of [
+          {},
+          { yaml, mcp_server_url: "https://mcp.example.com" },
+          { yaml, extra: 1 },
+          { yaml: "" },
+          { mcp_server_url: "ftp://example.com" },
+          { mcp_server_url: "https://mcp.example.com", force: true },
+          { mcp_server_url: "https://mcp.example.com", title: "" }
+        ]
+      ) {
+        const response = yield* post(body)
+        expect({ body, status: response.status }).toEqual({ body, status: 400 })
+        expectErrorBody(response, 400)
+      }
+    }))
+
+  it.effect("rejects malformed or hostile YAML with 422, path and line, and stays responsive", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const register = (yaml: string) =>
+        client.connectors.create_connector({ urlParams: {}, payload: { yaml } }).pipe(Effect.flip)
+      const missingUrl = connectorYaml({ key: "broken", version: "1.0.0" }).replace("            url: /things/${inputs.id}\n", "")
+      const missing = yield* register(missingUrl)
+      expect(missing._tag).toBe("UnprocessableEntity")
+      expect(missing.message).toMatch(/actions\[0\]\.steps\[0\]\.stepFunction\.parameters\.url: .*line \d+/)
+      const badExpression = yield* register(
+        connectorYaml({ key: "broken", version: "1.0.0" }).replace("data: $.steps.fetch.output.data", "data: '{{ a + }}'")
+      )
+      expect(badExpression._tag).toBe("UnprocessableEntity")
+      expect(badExpression.message).toContain("result.data")
+      const syntax = yield* register("StackOne: 1.0.0\ninfo: [unclosed\n")
+      expect(syntax._tag).toBe("UnprocessableEntity")
+      expect(syntax.message).toMatch(/line \d+/)
+      const bomb = [
+        "a: &a [x, x, x, x, x, x, x, x, x, x]",
+        ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(", ")}]`)
+      ].join("\n")
+      expect((yield* register(bomb))._tag).toBe("UnprocessableEntity")
+      const deep = `StackOne: 1.0.0\nx: ${"[".repeat(500)}${"]".repeat(500)}\n`
+      expect((yield* register(deep))._tag).toBe("UnprocessableEntity")
+      const huge = `StackOne: 1.0.0\n# ${"x".repeat(3 * 1024 * 1024)}\n`
+      const tooBig = yield* register(huge)
+      expect(tooBig._tag).toBe("UnprocessableEntity")
+      expect(tooBig.message).toMatch(/document is \d+ bytes; at most \d+ allowed/)
+      const list = yield* client.connectors.list_connectors({ urlParams: {} })
+      expect(records(list).map((c) => c.key)).not.toContain("broken")
+      expect((yield* client.system.healthz()).status).toBe("ok")
+    }))
+})

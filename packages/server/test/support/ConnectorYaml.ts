@@ -1,0 +1,65 @@
+/** A small valid custom connector document, varied by key, version, title and actions. */
+export const connectorYaml = (options: {
+  readonly key: string
+  readonly version: string
+  readonly title?: string
+  readonly description?: string
+  readonly category?: string
+  readonly actions?: ReadonlyArray<string>
+}) => {
+  const actions = options.actions ?? ["list_things", "get_thing"]
+  return `StackOne: 1.0.0
+info:
+  title: ${options.title ?? `Custom ${options.key}`}
+  key: ${options.key}
+  version: ${options.version}
+  description: ${options.description ?? "A custom connector for tests"}
+  categories:
+    - ${options.category ?? "ats"}
+baseUrl: https://api.example.com/v1
+resources: https://docs.example.com
+authentication:
+  - token:
+      type: custom
+      label: API token
+      authorization:
+        type: bearer
+        token: $.credentials.token
+      configFields:
+        - key: token
+          label: API token
+          type: password
+          required: true
+          secret: true
+scopeDefinitions:
+  read:
+    description: Read things
+actions:
+${actions.map((id) => `  - actionId: ${id}
+    categories: [ats]
+    actionType: ${id.startsWith("list") ? "list" : "get"}
+    label: ${id.replace(/_/g, " ")}
+    description: Does ${id}
+    requiredScopes: [read]
+    inputs:
+      - name: id
+        type: string
+        in: path
+        required: ${id.startsWith("list") ? "false" : "true"}
+    steps:
+      - stepId: fetch
+        stepFunction:
+          functionName: request
+          parameters:
+            url: /things/\${inputs.id}
+            method: get
+    result:
+      data: $.steps.fetch.output.data
+`).join("")}events:
+  actions:
+    - actionId: thing_changed
+      actionType: event
+      label: Thing changed
+      steps: []
+`
+}
