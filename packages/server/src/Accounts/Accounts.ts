@@ -3,7 +3,6 @@ import {
   type AccountExpansion,
   type Caller,
   type CreateAccount,
-  DEFAULT_PAGE_SIZE,
   type ListAccountsParams,
   NotFound,
   type PatchAccount,
@@ -12,6 +11,7 @@ import {
 import { DateTime, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { AccountConnections, type AccountExpansions } from "./AccountConnections.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
@@ -81,24 +81,10 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         }
         const expand = params.expand ?? []
         // `capability` narrows by per-user permissions; API-key callers have none, so it has no effect.
-        if (params.page === undefined && params.page_size === undefined) {
-          const { rows } = yield* repo.list(caller.projectId, filters, Option.none())
-          return yield* renderAll(caller.projectId, rows, expand)
-        }
-        const page = params.page ?? 1
-        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
-        const { rows, total } = yield* repo.list(
-          caller.projectId,
-          filters,
-          Option.some({ offset: (page - 1) * pageSize, limit: pageSize })
-        )
-        return {
-          data: yield* renderAll(caller.projectId, rows, expand),
-          page,
-          page_size: pageSize,
-          total,
-          next_page: page * pageSize < total ? page + 1 : null
-        }
+        const window = pageWindow(params)
+        const { rows, total } = yield* repo.list(caller.projectId, filters, window)
+        const accounts = yield* renderAll(caller.projectId, rows, expand)
+        return Option.isSome(window) ? pageEnvelope(window.value, accounts, total) : accounts
       })
 
     const filters = (caller: Caller) =>

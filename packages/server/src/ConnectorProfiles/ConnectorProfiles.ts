@@ -2,7 +2,6 @@ import {
   type Caller,
   type ConnectorProfile,
   type CreateConnectorProfile,
-  DEFAULT_PAGE_SIZE,
   type ListConnectorProfilesParams,
   NotFound,
   Conflict,
@@ -13,6 +12,7 @@ import {
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { type ProfileRow, ProfilesRepo } from "./ProfilesRepo.js"
 
 const notFound = (id: string) => new NotFound({ message: `Connector profile ${id} not found` })
@@ -105,23 +105,10 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
         const counts = expand.includes("accounts_count") ? yield* repo.accountCounts(caller.projectId) : undefined
         const renderAll = (rows: ReadonlyArray<ProfileRow>) =>
           Effect.forEach(rows, (row) => render(caller.projectId, row, expand, counts))
-        if (params.page === undefined && params.page_size === undefined) {
-          return yield* renderAll((yield* repo.list(caller.projectId, filters, Option.none())).rows)
-        }
-        const page = params.page ?? 1
-        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
-        const { rows, total } = yield* repo.list(
-          caller.projectId,
-          filters,
-          Option.some({ offset: (page - 1) * pageSize, limit: pageSize })
-        )
-        return {
-          data: yield* renderAll(rows),
-          page,
-          page_size: pageSize,
-          total,
-          next_page: page * pageSize < total ? page + 1 : null
-        }
+        const window = pageWindow(params)
+        const { rows, total } = yield* repo.list(caller.projectId, filters, window)
+        const rendered = yield* renderAll(rows)
+        return Option.isSome(window) ? pageEnvelope(window.value, rendered, total) : rendered
       })
 
     const create = (caller: Caller, body: CreateConnectorProfile, expand: ReadonlyArray<ProfileExpansion>) =>

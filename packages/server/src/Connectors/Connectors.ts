@@ -5,7 +5,6 @@ import {
   type ConnectorActionDetail,
   type ConnectorExpansion,
   type CreateConnector,
-  DEFAULT_PAGE_SIZE,
   Forbidden,
   type GetConnectorParams,
   type ListConnectorsParams,
@@ -16,6 +15,7 @@ import {
 import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
 import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
+import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "./ConnectorId.js"
 import { categoriesOf, ConnectorRegistry, latestOf, newestFirst, resolveSpec, type VisibleVersion } from "./ConnectorRegistry.js"
 import { ConnectorsRepo } from "./ConnectorsRepo.js"
@@ -116,17 +116,10 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
             expand,
             usage: usage.get(version.key) ?? { accounts: 0, profiles: 0 }
           })
-        if (params.page === undefined && params.page_size === undefined) return matching.map(render_)
-        const page = params.page ?? 1
-        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
-        const total = matching.length
-        return {
-          data: matching.slice((page - 1) * pageSize, page * pageSize).map(render_),
-          page,
-          page_size: pageSize,
-          total,
-          next_page: page * pageSize < total ? page + 1 : null
-        }
+        const window = pageWindow(params)
+        if (Option.isNone(window)) return matching.map(render_)
+        const { offset, limit } = window.value
+        return pageEnvelope(window.value, matching.slice(offset, offset + limit).map(render_), matching.length)
       })
 
     const profileFor = (caller: Caller, profileId: string, key: string) =>

@@ -19,20 +19,8 @@ export interface ConnectorVersionRow {
   readonly created_at: Date
 }
 
-export interface NewConnectorVersion {
-  readonly id: string
-  readonly key: string
-  readonly version: string
-  readonly owner_project_id: string | null
-  readonly title: string
-  readonly description: string | null
-  readonly categories: ReadonlyArray<string>
-  readonly definition: unknown
-  readonly content_hash: string
-  readonly changelog: ChangelogEntry | null
-  readonly mcp_server_url: string | null
-  readonly mcp_auth: "none" | "token" | "oauth" | null
-}
+/** A version to store: the row's fields (bar its creation time) plus the definition itself. */
+export type NewConnectorVersion = Omit<ConnectorVersionRow, "created_at"> & { readonly definition: unknown }
 
 export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard/ConnectorsRepo", {
   effect: Effect.gen(function*() {
