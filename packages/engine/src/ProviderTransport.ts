@@ -1,0 +1,48 @@
+import { Context, Data, type Effect } from "effect"
+
+/** One HTTP call to a provider, fully resolved (absolute URL, auth applied). */
+export interface ProviderRequest {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?:
+    | { readonly _tag: "Json"; readonly value: unknown }
+    | { readonly _tag: "Form"; readonly value: Readonly<Record<string, string>> }
+    | { readonly _tag: "Bytes"; readonly value: Uint8Array; readonly contentType: string }
+    | undefined
+  /** `bytes` for file downloads; `json` (default) parses JSON and falls back to text. */
+  readonly responseType?: "json" | "bytes" | undefined
+  /** Values that must never appear in a capture, a log line or an error (credential values). */
+  readonly secrets: ReadonlyArray<string>
+}
+
+export interface ProviderResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** Parsed JSON, text when the body is not JSON, `Uint8Array` for `responseType: "bytes"`. */
+  readonly body: unknown
+}
+
+/**
+ * The call failed without a usable HTTP answer (after whatever retries the transport does):
+ * `timeout` (our deadline), `unreachable` (connection errors), `too_large` (response bound),
+ * `rate_limited` (the provider kept answering 429), `unavailable` (kept answering 5xx).
+ */
+export class ProviderTransportError extends Data.TaggedError("ProviderTransportError")<{
+  readonly reason: "timeout" | "unreachable" | "too_large" | "rate_limited" | "unavailable"
+  readonly message: string
+  readonly url: string
+  /** Seconds after which a retry may succeed, when known (Retry-After). */
+  readonly retryAfter?: number | undefined
+  /** The last response, when there was one (429/5xx after retries). */
+  readonly response?: ProviderResponse | undefined
+}> {}
+
+/**
+ * How the engine reaches providers. The server supplies a live implementation (HTTP with
+ * retries, rate limits and raw capture) per run; engine tests supply their own.
+ * Responses of any status are returned; non-2xx handling is the engine's job.
+ */
+export class ProviderTransport extends Context.Tag("Switchyard/ProviderTransport")<ProviderTransport, {
+  readonly send: (request: ProviderRequest) => Effect.Effect<ProviderResponse, ProviderTransportError>
+}>() {}
