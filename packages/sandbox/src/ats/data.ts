@@ -1,0 +1,789 @@
+import { DATA_START, DAY, SANDBOX_NOW } from "../clock.js"
+import { FileStore, MEDIA, makeDocx, makePdf, makePng, makeText } from "../files.js"
+import { rngFor, type Rng } from "../prng.js"
+import * as W from "../words.js"
+
+/** The ATS's in-memory records (Greenhouse Harvest v1 model). Times are epoch ms. */
+
+export interface AtsCounts {
+  readonly applications: number
+  readonly candidates: number
+  readonly jobs: number
+  readonly users: number
+}
+
+export interface UserRec {
+  id: number
+  first_name: string
+  last_name: string
+  email: string
+  employee_id: string | null
+  created_at: number
+  updated_at: number
+  site_admin: boolean
+  disabled: boolean
+}
+
+export interface InterviewStepRec {
+  id: number
+  name: string
+  schedulable: boolean
+  estimated_minutes: number | null
+  interviewer_ids: Array<number>
+  kit_id: number
+  questions: Array<{ id: number; question: string }>
+}
+
+export interface StageRec {
+  id: number
+  job_id: number
+  name: string
+  priority: number
+  created_at: number
+  updated_at: number
+  interviews: Array<InterviewStepRec>
+}
+
+export interface JobRec {
+  id: number
+  name: string
+  requisition_id: string
+  status: "open" | "closed" | "draft"
+  confidential: boolean
+  created_at: number
+  opened_at: number
+  closed_at: number | null
+  updated_at: number
+  department: { id: number; name: string }
+  office: { id: number; name: string }
+  stage_ids: Array<number>
+  hiring_manager_id: number
+  recruiter_id: number
+}
+
+export interface SourceRec {
+  id: number
+  name: string
+  type: { id: number; name: string }
+}
+
+export interface ReasonRec {
+  id: number
+  name: string
+  type: { id: number; name: string }
+}
+
+export interface AttachmentRec {
+  file_id: number
+  candidate_id: number
+  application_id: number | null
+  filename: string
+  type: string
+  content_type: string
+  created_at: number
+}
+
+export type ApplicationStatus = "active" | "rejected" | "hired" | "converted"
+
+export interface ApplicationRec {
+  id: number
+  candidate_id: number
+  prospect: boolean
+  applied_at: number
+  rejected_at: number | null
+  last_activity_at: number
+  location: string | null
+  source_id: number | null
+  credited_to_id: number | null
+  referrer: { type: string; value: string } | null
+  rejection_reason_id: number | null
+  rejection_details: Record<string, unknown> | null
+  job_id: number | null
+  job_post_id: number | null
+  status: ApplicationStatus
+  stage_id: number | null
+  answers: Array<{ question: string; answer: string }>
+  custom_fields: Record<string, unknown>
+  prospect_pool: { id: number; name: string } | null
+  prospect_stage: { id: number; name: string } | null
+  prospect_owner_id: number | null
+}
+
+export interface CandidateRec {
+  id: number
+  first_name: string
+  last_name: string
+  company: string | null
+  title: string | null
+  created_at: number
+  updated_at: number
+  last_activity: number
+  is_private: boolean
+  phone_numbers: Array<{ value: string; type: string }>
+  addresses: Array<{ value: string; type: string }>
+  email_addresses: Array<{ value: string; type: string }>
+  website_addresses: Array<{ value: string; type: string }>
+  social_media_addresses: Array<{ value: string }>
+  recruiter_id: number | null
+  coordinator_id: number | null
+  can_email: boolean
+  tags: Array<string>
+  educations: Array<Record<string, unknown>>
+  employments: Array<Record<string, unknown>>
+  custom_fields: Record<string, unknown>
+  application_ids: Array<number>
+}
+
+export interface NoteRec {
+  id: number
+  candidate_id: number
+  application_id: number | null
+  created_at: number
+  updated_at: number
+  body: string
+  user_id: number
+  visibility: "admin_only" | "private" | "public"
+}
+
+export interface EmailRec {
+  id: number
+  candidate_id: number
+  application_id: number | null
+  created_at: number
+  subject: string
+  body: string
+  from: string
+  to: string
+  cc: Array<string> | null
+  user_id: number
+}
+
+export type ActivityType =
+  | "application_created"
+  | "stage_change"
+  | "rejected"
+  | "unrejected"
+  | "hired"
+  | "application_updated"
+  | "candidate_created"
+  | "candidate_updated"
+  | "attachment_added"
+  | "note_added"
+  | "note_updated"
+
+export interface ActivityRec {
+  id: number
+  candidate_id: number
+  application_id: number | null
+  created_at: number
+  subject: string | null
+  body: string
+  user_id: number | null
+  type: ActivityType
+  changes: Record<string, { from: unknown; to: unknown }>
+}
+
+export interface ScorecardRec {
+  id: number
+  application_id: number
+  candidate_id: number
+  step: { id: number; name: string }
+  interviewed_at: number
+  submitted_at: number
+  created_at: number
+  updated_at: number
+  submitted_by_id: number
+  interviewer_id: number
+  overall_recommendation: string
+  attributes: Array<{ name: string; type: string; note: string | null; rating: string }>
+  questions: Array<{ id: number | null; question: string; answer: string }>
+}
+
+export interface InterviewRec {
+  id: number
+  application_id: number
+  external_event_id: string
+  start: number
+  end: number
+  location: string
+  video_conferencing_url: string | null
+  status: "scheduled" | "awaiting_feedback" | "complete"
+  created_at: number
+  updated_at: number
+  step: { id: number; name: string }
+  organizer_id: number
+  interviewers: Array<{ user_id: number; response_status: string; scorecard_id: number | null }>
+}
+
+export interface OfferRec {
+  id: number
+  version: number
+  application_id: number
+  job_id: number
+  candidate_id: number
+  created_at: number
+  updated_at: number
+  sent_at: string | null
+  resolved_at: number | null
+  starts_at: string | null
+  status: "unresolved" | "accepted" | "rejected" | "deprecated"
+  custom_fields: Record<string, unknown>
+}
+
+export interface AtsState {
+  readonly users: Map<number, UserRec>
+  readonly jobs: Map<number, JobRec>
+  readonly stages: Map<number, StageRec>
+  readonly sources: Map<number, SourceRec>
+  readonly reasons: Map<number, ReasonRec>
+  readonly candidates: Map<number, CandidateRec>
+  readonly applications: Map<number, ApplicationRec>
+  readonly notes: Map<number, NoteRec>
+  readonly emails: Map<number, EmailRec>
+  readonly activities: Map<number, ActivityRec>
+  readonly scorecards: Map<number, ScorecardRec>
+  readonly interviews: Map<number, InterviewRec>
+  readonly offers: Map<number, OfferRec>
+  readonly attachments: Array<AttachmentRec>
+  /** The next id to hand out, per kind. */
+  readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview", number>
+}
+
+export const ID_BASE = {
+  user: 4001,
+  job: 3001,
+  stage: 61000,
+  step: 81000,
+  candidate: 200001,
+  application: 500001,
+  note: 7000001,
+  email: 7100001,
+  activity: 8000001,
+  scorecard: 9000001,
+  interview: 9500001,
+  offer: 9800001,
+  file: 900001
+} as const
+
+export const STAGE_TEMPLATE: ReadonlyArray<{ name: string; steps: ReadonlyArray<{ name: string; schedulable: boolean; minutes: number | null }> }> = [
+  { name: "Application Review", steps: [{ name: "Application Review", schedulable: false, minutes: null }] },
+  { name: "Recruiter Phone Screen", steps: [{ name: "Recruiter Phone Screen", schedulable: true, minutes: 30 }] },
+  { name: "Take Home Test", steps: [{ name: "Take Home Test", schedulable: false, minutes: null }] },
+  { name: "Face to Face", steps: [{ name: "Technical Interview", schedulable: true, minutes: 60 }, { name: "Culture Fit", schedulable: true, minutes: 45 }] },
+  { name: "Reference Check", steps: [{ name: "Reference Check", schedulable: true, minutes: 30 }] },
+  { name: "Offer", steps: [] }
+]
+
+const SOURCES: ReadonlyArray<readonly [string, number, string]> = [
+  ["Jobs page on your website", 1, "Company Marketing"],
+  ["LinkedIn (Prospecting)", 2, "Prospecting"],
+  ["Referral", 3, "Referrals"],
+  ["Indeed", 4, "Job Board"],
+  ["Glassdoor", 4, "Job Board"],
+  ["Talent Partners Agency", 5, "Agencies"],
+  ["Campus Job Fair", 6, "Events"],
+  ["Internal Applicant", 7, "Internal"]
+]
+
+const REASON_TYPES = { we: { id: 1, name: "We rejected them" }, they: { id: 2, name: "They rejected us" }, none: { id: 3, name: "None specified" } } as const
+
+const REASONS: ReadonlyArray<readonly [number, string, keyof typeof REASON_TYPES]> = [
+  [101, "Lacking skill(s)/qualification(s)", "we"],
+  [102, "Not a culture fit", "we"],
+  [103, "Hired another candidate", "we"],
+  [104, "Position filled", "we"],
+  [105, "Salary expectations too high", "we"],
+  [106, "Accepted another offer", "they"],
+  [107, "Withdrew application", "they"],
+  [108, "Unresponsive", "none"],
+  [109, "Missing resume", "none"]
+]
+
+export const SCORECARD_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
+  ["Communication", "Skills"],
+  ["Problem Solving", "Skills"],
+  ["Technical Depth", "Qualifications"],
+  ["Collaboration", "Personality Traits"],
+  ["Ownership", "Personality Traits"]
+]
+
+const RATINGS = ["definitely_not", "no", "mixed", "yes", "strong_yes"] as const
+
+const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, "")
+
+/** "MM/DD/YYYY", as Greenhouse writes dates in activity bodies. */
+export const usDate = (ms: number): string => {
+  const d = new Date(ms)
+  return `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}`
+}
+
+export const fullName = (p: { first_name: string; last_name: string }): string => `${p.first_name} ${p.last_name}`
+
+/** Registers a generated attachment file in the store: bytes depend only on (seed, file id). */
+const registerGeneratedFile = (
+  files: FileStore,
+  seed: number,
+  id: number,
+  kind: "pdf" | "docx" | "png" | "txt",
+  filename: string,
+  person: { first_name: string; last_name: string; title: string | null; company: string | null; email: string }
+): void => {
+  const name = fullName(person)
+  const lines = [
+    person.email,
+    `Current role: ${person.title ?? "n/a"} at ${person.company ?? "n/a"}`,
+    "Experience: building reliable systems, collaborating across teams, shipping often.",
+    `Reference: sandbox file ${id}`
+  ]
+  const build = (): Buffer => {
+    switch (kind) {
+      case "pdf":
+        return makePdf(`${name} - Resume`, lines)
+      case "docx":
+        return makeDocx([`${name} - Resume`, ...lines])
+      case "png":
+        return makePng(rngFor(seed, "file", id))
+      case "txt":
+        return makeText([`Dear Hiring Team,`, "", `I am excited to apply. ${lines[1]}.`, "", "Best regards,", name, `(sandbox file ${id})`])
+    }
+  }
+  files.add({ id, filename, contentType: MEDIA[kind], build })
+}
+
+export const generateAts = (seed: number, counts: AtsCounts, files: FileStore): AtsState => {
+  const users = new Map<number, UserRec>()
+  for (let i = 0; i < Math.max(1, counts.users); i++) {
+    const rng = rngFor(seed, "ats-user", i)
+    const first = i === 0 ? "Sandbox" : rng.pick(W.FIRST_NAMES)
+    const last = i === 0 ? "Admin" : rng.pick(W.LAST_NAMES)
+    const created = DATA_START - rng.int(30, 400) * DAY
+    users.set(ID_BASE.user + i, {
+      id: ID_BASE.user + i,
+      first_name: first,
+      last_name: last,
+      email: `${slug(first)}.${slug(last)}@sandbox-company.example`,
+      employee_id: rng.chance(0.7) ? `E${rng.digits(5)}` : null,
+      created_at: created,
+      updated_at: created + rng.int(0, 200) * DAY,
+      site_admin: i === 0,
+      disabled: false
+    })
+  }
+  const userIds = [...users.keys()]
+
+  const jobs = new Map<number, JobRec>()
+  const stages = new Map<number, StageRec>()
+  for (let j = 0; j < Math.max(1, counts.jobs); j++) {
+    const rng = rngFor(seed, "ats-job", j)
+    const id = ID_BASE.job + j
+    const base = W.JOB_NAMES[j % W.JOB_NAMES.length] as string
+    const name = j < W.JOB_NAMES.length ? base : `${base} ${Math.floor(j / W.JOB_NAMES.length) + 1}`
+    const created = DATA_START - rng.int(5, 60) * DAY
+    const stageIds: Array<number> = []
+    STAGE_TEMPLATE.forEach((tpl, s) => {
+      const stageId = ID_BASE.stage + j * 10 + s
+      stageIds.push(stageId)
+      stages.set(stageId, {
+        id: stageId,
+        job_id: id,
+        name: tpl.name,
+        priority: s,
+        created_at: created,
+        updated_at: created,
+        interviews: tpl.steps.map((step, k) => ({
+          id: ID_BASE.step + j * 100 + s * 10 + k,
+          name: step.name,
+          schedulable: step.schedulable,
+          estimated_minutes: step.minutes,
+          interviewer_ids: step.schedulable ? rng.sample(userIds, 2) : [],
+          kit_id: 90000 + j * 100 + s * 10 + k,
+          questions: step.schedulable ? [{ id: 110000 + j * 100 + s * 10 + k, question: `What stood out in the ${step.name.toLowerCase()}?` }] : []
+        }))
+      })
+    })
+    const deptIndex = j % W.DEPARTMENTS.length
+    const officeIndex = rng.int(0, W.OFFICES.length - 1)
+    const closed = j === counts.jobs - 1 && counts.jobs > 3
+    jobs.set(id, {
+      id,
+      name,
+      requisition_id: `REQ-${1000 + j}`,
+      status: closed ? "closed" : "open",
+      confidential: rng.chance(0.1),
+      created_at: created,
+      opened_at: created + DAY,
+      closed_at: closed ? SANDBOX_NOW - 10 * DAY : null,
+      updated_at: closed ? SANDBOX_NOW - 10 * DAY : created + DAY,
+      department: { id: 40001 + deptIndex, name: W.DEPARTMENTS[deptIndex] as string },
+      office: { id: 45001 + officeIndex, name: W.OFFICES[officeIndex] as string },
+      stage_ids: stageIds,
+      hiring_manager_id: rng.pick(userIds),
+      recruiter_id: rng.pick(userIds)
+    })
+  }
+  const jobIds = [...jobs.keys()]
+
+  const sources = new Map<number, SourceRec>()
+  SOURCES.forEach(([name, typeId, typeName], i) => sources.set(i + 1, { id: i + 1, name, type: { id: typeId, name: typeName } }))
+  const reasons = new Map<number, ReasonRec>()
+  for (const [id, name, type] of REASONS) reasons.set(id, { id, name, type: { ...REASON_TYPES[type] } })
+
+  const state: AtsState = {
+    users,
+    jobs,
+    stages,
+    sources,
+    reasons,
+    candidates: new Map(),
+    applications: new Map(),
+    notes: new Map(),
+    emails: new Map(),
+    activities: new Map(),
+    scorecards: new Map(),
+    interviews: new Map(),
+    offers: new Map(),
+    attachments: [],
+    next: {
+      candidate: ID_BASE.candidate,
+      application: ID_BASE.application,
+      note: ID_BASE.note,
+      email: ID_BASE.email,
+      activity: ID_BASE.activity,
+      file: ID_BASE.file,
+      offer: ID_BASE.offer,
+      scorecard: ID_BASE.scorecard,
+      interview: ID_BASE.interview
+    }
+  }
+
+  const nCandidates = Math.max(1, counts.candidates)
+  const span = SANDBOX_NOW - 90 * DAY - DATA_START
+  for (let i = 0; i < nCandidates; i++) {
+    const rng = rngFor(seed, "ats-candidate", i)
+    const id = state.next.candidate++
+    const first = rng.pick(W.FIRST_NAMES)
+    const last = rng.pick(W.LAST_NAMES)
+    const created = DATA_START + Math.floor(((i + rng.next()) * span) / nCandidates)
+    const city = rng.pick(W.CITIES)
+    const email = `${slug(first)}.${slug(last)}${i + 1}@example.com`
+    const employmentStart = created - rng.int(400, 3000) * DAY
+    state.candidates.set(id, {
+      id,
+      first_name: first,
+      last_name: last,
+      company: rng.chance(0.9) ? rng.pick(W.COMPANIES) : null,
+      title: rng.chance(0.9) ? rng.pick(W.TITLES) : null,
+      created_at: created,
+      updated_at: created,
+      last_activity: created,
+      is_private: rng.chance(0.05),
+      phone_numbers: [{ value: `+1-555-${rng.digits(3)}-${rng.digits(4)}`, type: rng.pick(["mobile", "home", "work"]) }],
+      addresses: [{ value: `${rng.int(1, 999)} ${rng.pick(W.STREETS)}\n${city[0]}${city[1] ? `, ${city[1]}` : ""} ${city[3]}\n${city[2]}`, type: "home" }],
+      email_addresses: [
+        { value: email, type: "personal" },
+        ...(rng.chance(0.3) ? [{ value: `${slug(first)}@${slug(rng.pick(W.COMPANIES))}.example`, type: "work" }] : [])
+      ],
+      website_addresses: rng.chance(0.4) ? [{ value: `${slug(first)}${slug(last)}.example.com`, type: "personal" }] : [],
+      social_media_addresses: rng.chance(0.6) ? [{ value: `linkedin.example.com/in/${slug(first)}-${slug(last)}-${i + 1}` }] : [],
+      recruiter_id: rng.chance(0.8) ? rng.pick(userIds) : null,
+      coordinator_id: rng.chance(0.4) ? rng.pick(userIds) : null,
+      can_email: !rng.chance(0.05),
+      tags: rng.sample(W.TAGS, rng.int(0, 3)),
+      educations: [
+        {
+          id: 300000 + i * 2,
+          school_name: rng.pick(W.SCHOOLS),
+          degree: rng.pick(W.DEGREES),
+          discipline: rng.pick(W.DISCIPLINES),
+          start_date: new Date(employmentStart - 4 * 365 * DAY).toISOString(),
+          end_date: new Date(employmentStart - 60 * DAY).toISOString()
+        }
+      ],
+      employments: [
+        {
+          id: 400000 + i * 2,
+          company_name: rng.pick(W.COMPANIES),
+          title: rng.pick(W.TITLES),
+          start_date: new Date(employmentStart).toISOString(),
+          end_date: rng.chance(0.5) ? null : new Date(created - rng.int(10, 300) * DAY).toISOString()
+        }
+      ],
+      custom_fields: {
+        desired_salary: `$${rng.int(60, 220)},000`,
+        work_remotely: rng.chance(0.5)
+      },
+      application_ids: []
+    })
+  }
+  const candidateIds = [...state.candidates.keys()]
+
+  const nApplications = Math.max(0, counts.applications)
+  for (let j = 0; j < nApplications; j++) {
+    const rng = rngFor(seed, "ats-application", j)
+    const candidateId = j < candidateIds.length ? (candidateIds[j] as number) : rng.pick(candidateIds)
+    const candidate = state.candidates.get(candidateId) as CandidateRec
+    const first = candidate.application_ids.length === 0
+    const appliedAt = first ? candidate.created_at + rng.int(1, 50) * 60000 : candidate.created_at + rng.int(1, 30) * DAY + rng.int(0, 86399) * 1000
+    generateApplication(state, files, seed, rng, candidate, appliedAt, jobIds)
+  }
+
+  // Candidates without any application (only when counts.applications < counts.candidates) still
+  // get a last_activity of their creation time; the rest take it from their applications.
+  for (const c of state.candidates.values()) {
+    const apps = c.application_ids.map((id) => state.applications.get(id) as ApplicationRec)
+    const last = Math.max(c.created_at, ...apps.map((a) => a.last_activity_at))
+    c.last_activity = last
+    c.updated_at = last
+  }
+  return state
+}
+
+const generateApplication = (
+  state: AtsState,
+  files: FileStore,
+  seed: number,
+  rng: Rng,
+  candidate: CandidateRec,
+  appliedAt: number,
+  jobIds: ReadonlyArray<number>
+): void => {
+  const id = state.next.application++
+  const userIds = [...state.users.keys()]
+  const job = state.jobs.get(rng.pick(jobIds)) as JobRec
+  const prospect = rng.chance(0.05)
+  const source = rng.int(1, state.sources.size)
+  const sourceRec = state.sources.get(source) as SourceRec
+  const name = fullName(candidate)
+  const actor = rng.pick(userIds)
+  const city = rng.pick(W.CITIES)
+  const app: ApplicationRec = {
+    id,
+    candidate_id: candidate.id,
+    prospect,
+    applied_at: appliedAt,
+    rejected_at: null,
+    last_activity_at: appliedAt,
+    location: rng.chance(0.7) ? `${city[0]}, ${city[1] || city[2]}, ${city[2]}` : null,
+    source_id: source,
+    credited_to_id: rng.chance(0.6) ? rng.pick(userIds) : null,
+    referrer: null,
+    rejection_reason_id: null,
+    rejection_details: null,
+    job_id: job.id,
+    job_post_id: prospect || rng.chance(0.3) ? null : 20000 + (job.id - ID_BASE.job),
+    status: "active",
+    stage_id: prospect ? null : (job.stage_ids[0] as number),
+    answers: [
+      { question: "How did you hear about this job?", answer: sourceRec.name },
+      { question: "Are you legally authorized to work in this location?", answer: rng.chance(0.85) ? "Yes" : "No" },
+      { question: "LinkedIn Profile", answer: `https://linkedin.example.com/in/${slug(candidate.first_name)}-${candidate.id}` }
+    ],
+    custom_fields: { notice_period: rng.pick(["Immediately", "2 weeks", "1 month", "3 months"]) },
+    prospect_pool: prospect ? { id: 227, name: "Opted In: In-Person Event" } : null,
+    prospect_stage: prospect ? { id: 826, name: rng.pick(["Contacted", "In Discussion", "Not Interested"]) } : null,
+    prospect_owner_id: prospect ? actor : null
+  }
+  state.applications.set(id, app)
+  candidate.application_ids.push(id)
+
+  const activity = (at: number, type: ActivityType, body: string, userId: number | null, changes: ActivityRec["changes"] = {}): void => {
+    const actId = state.next.activity++
+    state.activities.set(actId, { id: actId, candidate_id: candidate.id, application_id: id, created_at: at, subject: null, body, user_id: userId, type, changes })
+    if (at > app.last_activity_at) app.last_activity_at = at
+  }
+  const userName = (uid: number): string => fullName(state.users.get(uid) as UserRec)
+  activity(
+    appliedAt,
+    "application_created",
+    prospect ? `${name} was added as a prospect for ${job.name} by ${userName(actor)}` : `${name} applied online to ${job.name} via ${sourceRec.name}`,
+    prospect ? actor : null,
+    { status: { from: null, to: "active" } }
+  )
+
+  if (candidate.application_ids.length === 1) {
+    // The candidate's documents come in with the first application.
+    const resumeKind = rng.chance(0.7) ? "pdf" : "docx"
+    const docs: Array<["pdf" | "docx" | "png" | "txt", string, string]> = [[resumeKind, "resume", `${candidate.first_name}_${candidate.last_name}_Resume.${resumeKind}`]]
+    if (rng.chance(0.4)) docs.push(["txt", "cover_letter", `${candidate.first_name}_${candidate.last_name}_Cover_Letter.txt`])
+    if (rng.chance(0.25)) docs.push(["png", "other", `${candidate.first_name}_${candidate.last_name}_Portfolio.png`])
+    const email = candidate.email_addresses[0]?.value ?? ""
+    for (const [kind, type, filename] of docs) {
+      const fileId = state.next.file++
+      registerGeneratedFile(files, seed, fileId, kind, filename.replace(/\s+/g, "_"), { ...candidate, email })
+      state.attachments.push({ file_id: fileId, candidate_id: candidate.id, application_id: id, filename: filename.replace(/\s+/g, "_"), type, content_type: MEDIA[kind], created_at: appliedAt })
+    }
+    const noteCount = rng.int(0, 2)
+    for (let n = 0; n < noteCount; n++) {
+      const noteId = state.next.note++
+      const at = appliedAt + rng.int(1, 20) * 3600000
+      state.notes.set(noteId, {
+        id: noteId,
+        candidate_id: candidate.id,
+        application_id: id,
+        created_at: at,
+        updated_at: at,
+        body: rng.pick(["Strong background, worth a closer look.", "Asked about remote work options.", "Great portfolio.", "Follow up next week about availability.", "Referred by a former colleague."]),
+        user_id: rng.pick(userIds),
+        visibility: rng.pick(["admin_only", "private", "public"] as const)
+      })
+    }
+    if (rng.chance(0.5)) {
+      const emailId = state.next.email++
+      const uid = rng.pick(userIds)
+      const at = appliedAt + rng.int(1, 48) * 3600000
+      state.emails.set(emailId, {
+        id: emailId,
+        candidate_id: candidate.id,
+        application_id: id,
+        created_at: at,
+        subject: `Your application for ${job.name}`,
+        body: `Hi ${candidate.first_name}, thanks for applying! We will be in touch soon.`,
+        from: (state.users.get(uid) as UserRec).email,
+        to: email,
+        cc: null,
+        user_id: uid
+      })
+    }
+  }
+  if (prospect) return
+
+  const status = rng.weighted<ApplicationStatus>([["active", 55], ["rejected", 30], ["hired", 15]])
+  const lastIndex = job.stage_ids.length - 1
+  const reach = status === "hired" ? lastIndex : status === "rejected" ? rng.int(0, lastIndex) : rng.weighted([[0, 30], [1, 20], [2, 15], [3, 15], [4, 10], [5, 10]] as const)
+  let t = appliedAt
+  for (let s = 1; s <= reach; s++) {
+    const prev = state.stages.get(job.stage_ids[s - 1] as number) as StageRec
+    // Interviews of the stage being left: held, scored, complete.
+    for (const step of prev.interviews.filter((x) => x.schedulable)) {
+      const start = t + rng.int(1, 3) * DAY + rng.int(9, 16) * 3600000 - (t % 3600000)
+      addInterview(state, rng, app, step, start, "complete", true)
+    }
+    t += rng.int(2, 6) * DAY + rng.int(0, 36000) * 1000
+    const stage = state.stages.get(job.stage_ids[s] as number) as StageRec
+    const mover = rng.pick(userIds)
+    activity(t, "stage_change", `${name} was moved into ${stage.name} for ${job.name} on ${usDate(t)} by ${userName(mover)}`, mover, {
+      current_stage: { from: { id: prev.id, name: prev.name }, to: { id: stage.id, name: stage.name } }
+    })
+    app.stage_id = stage.id
+  }
+  const current = state.stages.get(app.stage_id as number) as StageRec
+  if (status === "active") {
+    for (const step of current.interviews.filter((x) => x.schedulable)) {
+      const start = t + rng.int(2, 8) * DAY + 10 * 3600000 - (t % 3600000)
+      addInterview(state, rng, app, step, start, rng.chance(0.7) ? "scheduled" : "awaiting_feedback", false)
+    }
+    if (current.priority === lastIndex) addOffer(state, rng, app, t + DAY, "unresolved")
+  } else if (status === "rejected") {
+    t += rng.int(1, 5) * DAY
+    const reason = state.reasons.get(rng.pick([...state.reasons.keys()])) as ReasonRec
+    const rejecter = rng.pick(userIds)
+    app.status = "rejected"
+    app.rejected_at = t
+    app.rejection_reason_id = reason.id
+    app.rejection_details = { custom_fields: { rejection_feedback: null }, keyed_custom_fields: { rejection_feedback: { name: "Rejection feedback", type: "short_text", value: null } } }
+    if (current.priority === lastIndex) addOffer(state, rng, app, t - DAY, "rejected", t)
+    activity(t, "rejected", `${name} was rejected from ${job.name} by ${userName(rejecter)}\n\nReason: ${reason.name}`, rejecter, {
+      status: { from: "active", to: "rejected" },
+      rejection_reason: { from: null, to: { id: reason.id, name: reason.name } }
+    })
+  } else {
+    addOffer(state, rng, app, t + DAY, "accepted", t + 3 * DAY)
+    t += 4 * DAY
+    const hirer = rng.pick(userIds)
+    app.status = "hired"
+    app.stage_id = null
+    activity(t, "hired", `${name} was hired into ${job.name} by ${userName(hirer)}`, hirer, {
+      status: { from: "active", to: "hired" },
+      current_stage: { from: { id: current.id, name: current.name }, to: null }
+    })
+  }
+}
+
+const addInterview = (
+  state: AtsState,
+  rng: Rng,
+  app: ApplicationRec,
+  step: InterviewStepRec,
+  start: number,
+  status: InterviewRec["status"],
+  scored: boolean
+): void => {
+  const id = state.next.interview++
+  const userIds = [...state.users.keys()]
+  const interviewerId = step.interviewer_ids[0] ?? rng.pick(userIds)
+  let scorecardId: number | null = null
+  const end = start + (step.estimated_minutes ?? 30) * 60000
+  if (scored) {
+    scorecardId = state.next.scorecard++
+    const submitted = end + rng.int(1, 20) * 3600000
+    const attributes = SCORECARD_ATTRIBUTES.map(([name, type]) => ({
+      name,
+      type,
+      note: rng.chance(0.3) ? `${name}: ${rng.pick(["solid", "impressive", "needs growth", "average"])}` : null,
+      rating: rng.pick(RATINGS)
+    }))
+    state.scorecards.set(scorecardId, {
+      id: scorecardId,
+      application_id: app.id,
+      candidate_id: app.candidate_id,
+      step: { id: step.id, name: step.name },
+      interviewed_at: start,
+      submitted_at: submitted,
+      created_at: submitted,
+      updated_at: submitted,
+      submitted_by_id: interviewerId,
+      interviewer_id: interviewerId,
+      overall_recommendation: rng.pick(["definitely_not", "no", "yes", "strong_yes", "no_decision"]),
+      attributes,
+      questions: [
+        { id: null, question: "Key Take-Aways", answer: rng.pick(["Clear thinker.", "Good fit for the team.", "Some gaps in depth.", "Would like a second opinion."]) },
+        { id: null, question: "Private Notes", answer: "" },
+        ...step.questions.map((q) => ({ id: q.id, question: q.question, answer: rng.pick(["Yes", "No", "Partially"]) }))
+      ]
+    })
+    if (submitted > app.last_activity_at) app.last_activity_at = submitted
+  }
+  const created = start - rng.int(1, 4) * DAY
+  state.interviews.set(id, {
+    id,
+    application_id: app.id,
+    external_event_id: `sandbox-event-${id}`,
+    start,
+    end,
+    location: rng.pick(["Video call", "Big Conference Room", "Small Conference Room", "Phone"]),
+    video_conferencing_url: rng.chance(0.7) ? `https://meet.example.com/sandbox-${id}` : null,
+    status,
+    created_at: created,
+    updated_at: scored ? end : created,
+    step: { id: step.id, name: step.name },
+    organizer_id: rng.pick(userIds),
+    interviewers: [{ user_id: interviewerId, response_status: scored ? "accepted" : rng.pick(["needs_action", "accepted", "tentative"]), scorecard_id: scorecardId }]
+  })
+}
+
+const addOffer = (state: AtsState, rng: Rng, app: ApplicationRec, at: number, status: OfferRec["status"], resolvedAt: number | null = null): void => {
+  const job = state.jobs.get(app.job_id as number) as JobRec
+  const base = {
+    application_id: app.id,
+    job_id: job.id,
+    candidate_id: app.candidate_id,
+    starts_at: new Date(at + rng.int(14, 45) * DAY).toISOString().slice(0, 10),
+    custom_fields: { employment_type: rng.pick(["Full-time", "Part-time", "Contractor"]), salary: { value: rng.int(70, 220) * 1000, currency: "USD" } }
+  }
+  if (rng.chance(0.3)) {
+    const oldId = state.next.offer++
+    state.offers.set(oldId, { ...base, id: oldId, version: 1, created_at: at - 2 * DAY, updated_at: at, sent_at: null, resolved_at: null, status: "deprecated" })
+  }
+  const id = state.next.offer++
+  const version = [...state.offers.values()].filter((o) => o.application_id === app.id).length + 1
+  state.offers.set(id, {
+    ...base,
+    id,
+    version,
+    created_at: at,
+    updated_at: resolvedAt ?? at,
+    sent_at: new Date(at).toISOString().slice(0, 10),
+    resolved_at: resolvedAt,
+    status
+  })
+}

@@ -1,0 +1,213 @@
+import { generateAts, ID_BASE, type AtsState } from "./ats/data.js"
+import { atsNotFound, atsRoutes } from "./ats/server.js"
+import { Clock, type ClockMode } from "./clock.js"
+import { FaultRegistry, type FaultPlan, type RegisteredFault } from "./faults.js"
+import { FileStore } from "./files.js"
+import { generateHris, type HrisState } from "./hris/data.js"
+import { hrisNotFound, hrisRoutes } from "./hris/server.js"
+import { RequestLog, sendJson, startProviderServer, type Provider, type ProviderServer, type SeenRequest, type Shared } from "./http.js"
+import { generateLms, type LmsState } from "./lms/data.js"
+import { lmsNotFound, lmsRoutes } from "./lms/server.js"
+import { mcpHandler, mcpToken } from "./mcp/server.js"
+import { rngFor } from "./prng.js"
+
+export type { FaultKind, FaultMatch, FaultPlan, RegisteredFault } from "./faults.js"
+export { FAULT_KINDS } from "./faults.js"
+export type { Provider, SeenRequest } from "./http.js"
+export { DATA_START, SANDBOX_NOW } from "./clock.js"
+export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
+
+export interface SandboxCounts {
+  /** ATS applications (default 260). */
+  readonly applications?: number
+  /** ATS candidates (default 120); every candidate gets at least one application while applications ≥ candidates. */
+  readonly candidates?: number
+  /** ATS jobs (default 8), 6 stages each. */
+  readonly jobs?: number
+  /** ATS (Greenhouse) users: recruiters, interviewers (default 15). */
+  readonly atsUsers?: number
+  /** HRIS employees (default 40). */
+  readonly employees?: number
+  /** LMS users (default 60). */
+  readonly users?: number
+  /** LMS courses (default 20). */
+  readonly courses?: number
+}
+
+export interface SandboxOptions {
+  /** Same seed, same data (default 42). */
+  readonly seed?: number
+  /** Interface to listen on (default 127.0.0.1). */
+  readonly host?: string
+  /** Fixed ports; 0 or absent = an ephemeral port. */
+  readonly ports?: { readonly ats?: number; readonly hris?: number; readonly lms?: number; readonly mcp?: number }
+  readonly counts?: SandboxCounts
+  /** Override the generated credentials. */
+  readonly apiKeys?: { readonly ats?: string; readonly hris?: string; readonly lms?: string; readonly mcpToken?: string }
+  /** BambooHR company domain in `/api/gateway.php/{companyDomain}/v1` (default "sandbox"). */
+  readonly companyDomain?: string
+  /** "logical" (default): writes are stamped from 2025-01-01T00:00:00Z on, +1 s per write; "wall": real time. */
+  readonly clock?: ClockMode
+  /** ATS writes need an On-Behalf-Of header naming a Greenhouse user, as in Greenhouse (default true). */
+  readonly requireOnBehalfOf?: boolean
+}
+
+export interface Sandbox {
+  readonly seed: number
+  readonly counts: Required<SandboxCounts>
+  /** Greenhouse Harvest v1 look-alike. `url` is the origin; `baseUrl` = `${url}/v1`. */
+  readonly ats: { readonly url: string; readonly baseUrl: string; readonly apiKey: string; readonly onBehalfOf: number }
+  /** BambooHR look-alike. `baseUrl` = `${url}/api/gateway.php/${companyDomain}/v1`. */
+  readonly hris: { readonly url: string; readonly baseUrl: string; readonly apiKey: string; readonly companyDomain: string }
+  /** TalentLMS v1 look-alike. `baseUrl` = `${url}/api/v1`. */
+  readonly lms: { readonly url: string; readonly baseUrl: string; readonly apiKey: string }
+  /** MCP over Streamable HTTP: `url` (open) and `protectedUrl` (Bearer token) are the full endpoints. */
+  readonly mcp: { readonly url: string; readonly protectedUrl: string; readonly token: string; readonly origin: string }
+  /** Stops all servers (open connections, including held "timeout" requests, are dropped). */
+  close(): Promise<void>
+  /** Restores the data to the seed (faults and the request log are kept). */
+  reset(): void
+  readonly faults: {
+    add(plan: FaultPlan | ReadonlyArray<FaultPlan>): Array<RegisteredFault>
+    remove(id: string): boolean
+    clear(): void
+    list(): Array<RegisteredFault>
+  }
+  /** Requests seen, oldest first; all providers when none is given. */
+  requests(provider?: Provider): Array<SeenRequest>
+  clearRequests(): void
+}
+
+export const DEFAULT_SEED = 42
+export const DEFAULT_COUNTS: Required<SandboxCounts> = {
+  applications: 260,
+  candidates: 120,
+  jobs: 8,
+  atsUsers: 15,
+  employees: 40,
+  users: 60,
+  courses: 20
+}
+
+interface World {
+  files: FileStore
+  ats: AtsState
+  hris: HrisState
+  lms: LmsState
+}
+
+const generate = (seed: number, counts: Required<SandboxCounts>): World => {
+  const files = new FileStore()
+  return {
+    files,
+    ats: generateAts(seed, { applications: counts.applications, candidates: counts.candidates, jobs: counts.jobs, users: counts.atsUsers }, files),
+    hris: generateHris(seed, counts.employees, files),
+    lms: generateLms(seed, { users: counts.users, courses: counts.courses })
+  }
+}
+
+export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+  const seed = options.seed ?? DEFAULT_SEED
+  const counts: Required<SandboxCounts> = { ...DEFAULT_COUNTS, ...options.counts }
+  for (const [key, value] of Object.entries(counts)) {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`counts.${key} must be a non-negative integer`)
+  }
+  const host = options.host ?? "127.0.0.1"
+  const companyDomain = options.companyDomain ?? "sandbox"
+  const keys = {
+    ats: options.apiKeys?.ats ?? rngFor(seed, "ats-api-key").hex(32),
+    hris: options.apiKeys?.hris ?? rngFor(seed, "hris-api-key").hex(40),
+    lms: options.apiKeys?.lms ?? rngFor(seed, "lms-api-key").hex(30),
+    mcp: options.apiKeys?.mcpToken ?? mcpToken(seed)
+  }
+  const clock = new Clock(options.clock ?? "logical")
+  let world = generate(seed, counts)
+  const faults = new FaultRegistry()
+  const log = new RequestLog()
+  const servers: Partial<Record<Provider, ProviderServer>> = {}
+
+  const reset = (): void => {
+    world = generate(seed, counts)
+    clock.reset()
+  }
+
+  const info = (): Record<string, unknown> => ({
+    seed,
+    counts,
+    clock: clock.mode,
+    ats: servers.ats && { url: servers.ats.url, baseUrl: `${servers.ats.url}/v1`, apiKey: keys.ats, onBehalfOf: ID_BASE.user },
+    hris: servers.hris && { url: servers.hris.url, baseUrl: `${servers.hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
+    lms: servers.lms && { url: servers.lms.url, baseUrl: `${servers.lms.url}/api/v1`, apiKey: keys.lms },
+    mcp: servers.mcp && { url: `${servers.mcp.url}/mcp`, protectedUrl: `${servers.mcp.url}/mcp-protected`, token: keys.mcp }
+  })
+
+  const shared: Shared = { faults, log, reset, info }
+
+  try {
+    servers.ats = await startProviderServer({
+      provider: "ats",
+      shared,
+      host,
+      port: options.ports?.ats ?? 0,
+      routes: atsRoutes({ apiKey: keys.ats, requireOnBehalfOf: options.requireOnBehalfOf ?? true, state: () => world.ats, files: () => world.files, clock }),
+      notFound: atsNotFound
+    })
+    servers.hris = await startProviderServer({
+      provider: "hris",
+      shared,
+      host,
+      port: options.ports?.hris ?? 0,
+      routes: hrisRoutes({ apiKey: keys.hris, companyDomain, state: () => world.hris, files: () => world.files, clock }),
+      notFound: hrisNotFound
+    })
+    servers.lms = await startProviderServer({
+      provider: "lms",
+      shared,
+      host,
+      port: options.ports?.lms ?? 0,
+      routes: lmsRoutes({ apiKey: keys.lms, domain: `${companyDomain}.talentlms.example`, state: () => world.lms, clock }),
+      notFound: lmsNotFound
+    })
+    const atsOrigin = servers.ats.url
+    servers.mcp = await startProviderServer({
+      provider: "mcp",
+      shared,
+      host,
+      port: options.ports?.mcp ?? 0,
+      routes: [],
+      notFound: (ctx) => sendJson(ctx.res, 404, { error: "not_found", message: "MCP endpoints: POST /mcp, POST /mcp-protected" }),
+      raw: mcpHandler({ token: keys.mcp, seed, ats: () => world.ats, atsOrigin: () => atsOrigin })
+    })
+  } catch (e) {
+    await Promise.all(Object.values(servers).map((s) => s.close()))
+    throw e
+  }
+
+  const ats = servers.ats
+  const hris = servers.hris
+  const lms = servers.lms
+  const mcp = servers.mcp
+  let closed = false
+  return {
+    seed,
+    counts,
+    ats: { url: ats.url, baseUrl: `${ats.url}/v1`, apiKey: keys.ats, onBehalfOf: ID_BASE.user },
+    hris: { url: hris.url, baseUrl: `${hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
+    lms: { url: lms.url, baseUrl: `${lms.url}/api/v1`, apiKey: keys.lms },
+    mcp: { url: `${mcp.url}/mcp`, protectedUrl: `${mcp.url}/mcp-protected`, token: keys.mcp, origin: mcp.url },
+    close: async () => {
+      if (closed) return
+      closed = true
+      await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close()])
+    },
+    reset,
+    faults: {
+      add: (plan) => faults.add(plan),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+      list: () => faults.list()
+    },
+    requests: (provider) => log.list(provider),
+    clearRequests: () => log.clear()
+  }
+}

@@ -1,0 +1,58 @@
+import { startSandbox, type SandboxOptions } from "./index.js"
+
+/**
+ * `pnpm sandbox`: starts every provider and prints where they are.
+ * Environment: SANDBOX_SEED, SANDBOX_HOST, SANDBOX_ATS_PORT (4101), SANDBOX_HRIS_PORT (4102),
+ * SANDBOX_LMS_PORT (4103), SANDBOX_MCP_PORT (4104), SANDBOX_CLOCK (logical|wall).
+ */
+
+const envInt = (name: string, fallback: number): number => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`)
+  return n
+}
+
+const clockEnv = process.env["SANDBOX_CLOCK"]
+const options: SandboxOptions = {
+  seed: envInt("SANDBOX_SEED", 42),
+  host: process.env["SANDBOX_HOST"] ?? "127.0.0.1",
+  ports: {
+    ats: envInt("SANDBOX_ATS_PORT", 4101),
+    hris: envInt("SANDBOX_HRIS_PORT", 4102),
+    lms: envInt("SANDBOX_LMS_PORT", 4103),
+    mcp: envInt("SANDBOX_MCP_PORT", 4104)
+  },
+  ...(clockEnv === "wall" || clockEnv === "logical" ? { clock: clockEnv } : {})
+}
+
+const sandbox = await startSandbox(options)
+const basic = (user: string, password = ""): string => Buffer.from(`${user}:${password}`).toString("base64")
+
+console.log(`Switchyard sandbox (seed ${sandbox.seed})
+
+ATS  (Greenhouse Harvest v1)  ${sandbox.ats.baseUrl}
+     API key: ${sandbox.ats.apiKey}   (Basic auth: key as username, empty password)
+     On-Behalf-Of for writes: ${sandbox.ats.onBehalfOf}
+     try: curl -H 'Authorization: Basic ${basic(sandbox.ats.apiKey)}' '${sandbox.ats.baseUrl}/applications?per_page=2' -i
+
+HRIS (BambooHR)               ${sandbox.hris.baseUrl}
+     API key: ${sandbox.hris.apiKey}   (Basic auth: key as username, password "x")
+     try: curl -H 'Accept: application/json' -u ${sandbox.hris.apiKey}:x '${sandbox.hris.baseUrl}/employees/directory'
+
+LMS  (TalentLMS v1)           ${sandbox.lms.baseUrl}
+     API key: ${sandbox.lms.apiKey}   (Basic auth: key as username, empty password)
+
+MCP  (Streamable HTTP)        ${sandbox.mcp.url}
+     protected:               ${sandbox.mcp.protectedUrl}   (Authorization: Bearer ${sandbox.mcp.token})
+
+Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset
+Per request: x-sandbox-fault: latency=250 | status=503 | rate_limit=2 | timeout | reset | malformed_json | oversized=5
+`)
+
+const stop = (): void => {
+  void sandbox.close().then(() => process.exit(0))
+}
+process.on("SIGINT", stop)
+process.on("SIGTERM", stop)
