@@ -1,0 +1,80 @@
+import type { ProviderResponse } from "./ProviderTransport.js"
+
+/*
+ * Answers of an MCP server over streamable HTTP: a JSON-RPC message as `application/json`,
+ * or a `text/event-stream` whose `data:` events carry JSON-RPC messages (notifications
+ * and requests from the server may come before the response; they are skipped).
+ */
+
+export interface JsonRpcError {
+  readonly code?: unknown
+  readonly message?: unknown
+  readonly data?: unknown
+}
+
+export type McpAnswer =
+  | { readonly _tag: "Result"; readonly result: unknown }
+  | { readonly _tag: "Error"; readonly error: JsonRpcError }
+  | { readonly _tag: "Invalid"; readonly reason: string }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const fromMessage = (message: unknown, id: number): McpAnswer | undefined => {
+  const candidates = Array.isArray(message) ? message : [message]
+  for (const candidate of candidates) {
+    if (!isRecord(candidate)) continue
+    if (candidate.id !== id && candidate.id !== String(id) && candidate.id !== null) continue
+    if (isRecord(candidate.error)) return { _tag: "Error", error: candidate.error }
+    if ("result" in candidate) return { _tag: "Result", result: candidate.result }
+  }
+  return undefined
+}
+
+/** The `data:` payloads of an event stream, one string per event. */
+export const sseEvents = (text: string): Array<string> => {
+  const events: Array<string> = []
+  let data: Array<string> = []
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    if (raw === "") {
+      if (data.length > 0) events.push(data.join("\n"))
+      data = []
+    } else if (raw.startsWith("data:")) {
+      data.push(raw.slice(raw[5] === " " ? 6 : 5))
+    }
+  }
+  if (data.length > 0) events.push(data.join("\n"))
+  return events
+}
+
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes)
+
+/** The JSON-RPC response with `id` in an MCP HTTP answer. */
+export const parseMcpResponse = (response: ProviderResponse, id: number): McpAnswer => {
+  let body = response.body
+  if (body instanceof Uint8Array) body = decode(body)
+  if (typeof body === "string") {
+    const text = body.trim()
+    if (text === "") return { _tag: "Invalid", reason: `empty answer (status ${response.status})` }
+    if (text.startsWith("{") || text.startsWith("[")) {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return { _tag: "Invalid", reason: "answer is not valid JSON" }
+      }
+    } else {
+      for (const event of sseEvents(text)) {
+        let message: unknown
+        try {
+          message = JSON.parse(event)
+        } catch {
+          continue
+        }
+        const answer = fromMessage(message, id)
+        if (answer !== undefined) return answer
+      }
+      return { _tag: "Invalid", reason: "the event stream carried no response to the request" }
+    }
+  }
+  return fromMessage(body, id) ?? { _tag: "Invalid", reason: "answer is not a JSON-RPC response to the request" }
+}
