@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AccountsGroup } from "./Accounts.js"
+import { ActionsGroup } from "./Actions.js"
 import { ConnectorProfilesGroup } from "./ConnectorProfiles.js"
 import { ConnectorsGroup } from "./Connectors.js"
 import {
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(AccountsGroup)
   .add(ConnectorsGroup)
   .add(ConnectorProfilesGroup)
+  .add(ActionsGroup)
   .addError(BadRequestBody)
   .addError(UnauthorizedBody)
   .addError(ForbiddenBody)

@@ -1,4 +1,5 @@
 export * from "./Accounts.js"
+export * from "./Actions.js"
 export * from "./Api.js"
 export * from "./Authentication.js"
 export * from "./ConnectorProfiles.js"

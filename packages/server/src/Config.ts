@@ -19,6 +19,22 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),
       Config.withDefault(5)
     )
+    const requestLogRetentionDays = yield* Config.integer("SWITCHYARD_REQUEST_LOG_RETENTION_DAYS").pipe(
+      Config.validate({ message: "must be between 1 and 3650", validation: (n) => n >= 1 && n <= 3650 }),
+      Config.withDefault(30)
+    )
+    const providerRequestTimeoutMs = yield* Config.integer("SWITCHYARD_PROVIDER_TIMEOUT_MS").pipe(
+      Config.validate({ message: "must be between 10 and 600000", validation: (n) => n >= 10 && n <= 600_000 }),
+      Config.withDefault(30_000)
+    )
+    const providerDeadlineMs = yield* Config.integer("SWITCHYARD_PROVIDER_DEADLINE_MS").pipe(
+      Config.validate({ message: "must be between 10 and 900000", validation: (n) => n >= 10 && n <= 900_000 }),
+      Config.withDefault(60_000)
+    )
+    const providerMaxAttempts = yield* Config.integer("SWITCHYARD_PROVIDER_MAX_ATTEMPTS").pipe(
+      Config.validate({ message: "must be between 1 and 10", validation: (n) => n >= 1 && n <= 10 }),
+      Config.withDefault(4)
+    )
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
     return {
@@ -36,7 +52,11 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       bootstrapApiKey,
       logLevel,
       lastRequestFlushSeconds,
-      outboundAllowlist
+      outboundAllowlist,
+      requestLogRetentionDays,
+      providerRequestTimeoutMs,
+      providerDeadlineMs,
+      providerMaxAttempts
     } as const
   })
 }) {}

@@ -2,6 +2,8 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Layer } from "effect"
 import { Accounts } from "./Accounts/Accounts.js"
+import { ActionRunner } from "./Actions/ActionRunner.js"
+import { ActionsHttpLive } from "./Actions/Http.js"
 import { AccountsHttpLive } from "./Accounts/Http.js"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
@@ -14,9 +16,9 @@ import { SystemHttpLive } from "./SystemHttp.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

@@ -4,7 +4,10 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { bootstrap } from "./Bootstrap.js"
+import { LastRequestTracker } from "./Accounts/LastRequestTracker.js"
+import { RequestLog } from "./Actions/RequestLog.js"
 import { BuiltinConnectorsLive } from "./Connectors/BuiltinConnectorsLive.js"
+import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
@@ -18,7 +21,8 @@ const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
 export const AppLive = HttpExtrasLive.pipe(
   Layer.provideMerge(HttpApiLive),
   Layer.merge(BootstrapLive),
-  Layer.merge(BuiltinConnectorsLive)
+  Layer.merge(BuiltinConnectorsLive),
+  Layer.merge(SchedulerLive.pipe(Layer.provide([LastRequestTracker.Default, RequestLog.Default])))
 )
 
 const HttpServerLive = Layer.unwrapEffect(

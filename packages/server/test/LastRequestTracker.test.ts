@@ -3,14 +3,17 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, TestClock } from "effect"
 import { AccountsRepo } from "../src/Accounts/AccountsRepo.js"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
+import { RequestLog } from "../src/Actions/RequestLog.js"
 import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { SchedulerLive } from "../src/Scheduler/Scheduler.js"
 import { TestDatabase } from "./support/TestServer.js"
 
-const Services = Layer.mergeAll(LastRequestTracker.Default, AccountsRepo.Default, ProjectsRepo.Default).pipe(
+const Services = SchedulerLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(LastRequestTracker.Default, AccountsRepo.Default, ProjectsRepo.Default, RequestLog.Default)),
   Layer.provideMerge(TestDatabase({ SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS: "5" }))
 )
 
-layer(Services)("LastRequestTracker", (it) => {
+layer(Services)("LastRequestTracker driven by the scheduler", (it) => {
   it.effect("writes pending activity on its schedule, in one statement, never moving time backwards", () =>
     Effect.gen(function*() {
       const projects = yield* ProjectsRepo

@@ -1,16 +1,14 @@
-import { Duration, Effect, Schedule } from "effect"
-import { SwitchyardConfig } from "../Config.js"
+import { Effect } from "effect"
 import { AccountsRepo } from "./AccountsRepo.js"
 
 /**
  * Remembers when each account was last active without a database write on the request
- * path: `touch` only updates memory; a background fiber writes the latest times in one
- * statement every few seconds, and once more when the server stops.
+ * path: `touch` only updates memory; the scheduler's `flush_last_request` job writes the
+ * latest times in one statement every few seconds, and once more when the server stops.
  */
 export class LastRequestTracker extends Effect.Service<LastRequestTracker>()("Switchyard/LastRequestTracker", {
-  scoped: Effect.gen(function*() {
+  effect: Effect.gen(function*() {
     const repo = yield* AccountsRepo
-    const config = yield* SwitchyardConfig
     const pending = new Map<string, Date>()
 
     const remember = (accountId: string, at: Date) => {
@@ -39,12 +37,6 @@ export class LastRequestTracker extends Effect.Service<LastRequestTracker>()("Sw
       if (inMemory === undefined) return stored
       return stored === null || stored < inMemory ? inMemory : stored
     }
-
-    yield* flush.pipe(
-      Effect.repeat(Schedule.spaced(Duration.seconds(config.lastRequestFlushSeconds))),
-      Effect.forkScoped
-    )
-    yield* Effect.addFinalizer(() => flush)
 
     return { touch, flush, lastRequest } as const
   }),

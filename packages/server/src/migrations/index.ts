@@ -3,10 +3,12 @@ import type { Effect } from "effect"
 import tenancy from "./0001_tenancy.js"
 import accounts from "./0002_accounts.js"
 import connectors from "./0003_connectors.js"
+import actions from "./0004_actions.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_tenancy": tenancy,
   "0002_accounts": accounts,
-  "0003_connectors": connectors
+  "0003_connectors": connectors,
+  "0004_actions": actions
 }

@@ -1,0 +1,44 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { strictObject } from "./Params.js"
+
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+export const ActionRpcRequest = Schema.Struct({
+  action: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  query: Schema.optional(JsonObject),
+  body: Schema.optional(Schema.Unknown),
+  path: Schema.optional(JsonObject),
+  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+}).annotations({ identifier: "ActionRpcRequest", ...strictObject })
+export type ActionRpcRequest = typeof ActionRpcRequest.Type
+
+export const ActionRpcResponse = Schema.Struct({
+  data: Schema.Unknown,
+  next: Schema.optional(Schema.NullOr(Schema.Unknown))
+}).annotations({ identifier: "ActionRpcResponse" })
+export type ActionRpcResponse = typeof ActionRpcResponse.Type
+
+export const AccountHeaders = Schema.Struct({
+  "x-account-id": Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+})
+
+export const IdempotentAccountHeaders = Schema.Struct({
+  "x-account-id": Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+})
+
+export class ActionsGroup extends HttpApiGroup.make("actions")
+  .add(
+    HttpApiEndpoint.post("rpc_action", "/actions/rpc")
+      .setHeaders(IdempotentAccountHeaders)
+      .setPayload(ActionRpcRequest)
+      .addSuccess(ActionRpcResponse)
+      .annotate(
+        OpenApi.Description,
+        "Runs a connector action for the account in x-account-id. An Idempotency-Key on a write action returns the first result for 24 hours instead of running again."
+      )
+  )
+  .middleware(Authentication)
+{}

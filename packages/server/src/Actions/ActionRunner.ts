@@ -1,0 +1,158 @@
+import {
+  type ApiError,
+  Conflict,
+  Forbidden,
+  NotFound,
+  UnprocessableEntity
+} from "@switchyard/api"
+import { canonicalJson, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
+import { Effect, Option, Ref } from "effect"
+import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
+import { ProviderHttp, type RawCall } from "../Provider/ProviderHttp.js"
+import { AccountContexts } from "./AccountContext.js"
+import { type EngineFailure, toApiError } from "./ActionErrors.js"
+import { IdempotencyRepo } from "./IdempotencyRepo.js"
+import { RequestLog } from "./RequestLog.js"
+
+export interface ActionRequestParts {
+  readonly query?: Readonly<Record<string, unknown>> | undefined
+  readonly path?: Readonly<Record<string, unknown>> | undefined
+  readonly body?: unknown
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+export interface RunOptions {
+  readonly kind: "rpc" | "unified" | "mcp"
+  /** Flat inputs, used as they are (unified and MCP calls); otherwise assembled from the parts. */
+  readonly inputs?: Readonly<Record<string, unknown>> | undefined
+  readonly idempotencyKey?: string | undefined
+}
+
+export interface ActionRunResult {
+  readonly data: unknown
+  readonly next: unknown
+  readonly raw: ReadonlyArray<RawCall>
+}
+
+const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
+const readActionTypes = new Set(["list", "get"])
+
+/** The string values of the credentials: what must never leave in a capture, log or error. */
+export const secretsOf = (credentials: Readonly<Record<string, unknown>>): ReadonlyArray<string> =>
+  Object.values(credentials).flatMap((value) =>
+    typeof value === "string" ? [value] : typeof value === "object" && value !== null ? secretsOf(value as Record<string, unknown>) : []
+  )
+
+/**
+ * Runs one connector action for one account: account-state rules, profile enablement,
+ * provider HTTP for the account, error mapping, request log and `last_request`, and for
+ * writes with an Idempotency-Key a replay of the first result.
+ */
+export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/ActionRunner", {
+  effect: Effect.gen(function*() {
+    const contexts = yield* AccountContexts
+    const providerHttp = yield* ProviderHttp
+    const lastRequests = yield* LastRequestTracker
+    const requestLog = yield* RequestLog
+    const idempotency = yield* IdempotencyRepo
+
+    const execute = (
+      projectId: string,
+      accountId: string,
+      actionId: string,
+      parts: ActionRequestParts,
+      options: RunOptions
+    ): Effect.Effect<ActionRunResult, ApiError> =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const context = yield* contexts.resolve(projectId, accountId)
+        const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
+        if (action === undefined) {
+          return yield* new NotFound({
+            message: `Connector ${context.version.key}@${context.version.version} has no action ${actionId}`
+          })
+        }
+        if (context.profile !== undefined && !context.profile.enabled_actions.includes(actionId)) {
+          return yield* new Forbidden({
+            message: `Action ${actionId} is not enabled in connector profile ${context.profile.id}`
+          })
+        }
+        yield* lastRequests.touch(accountId)
+        const secrets = secretsOf(context.credentials)
+        const recorder = yield* providerHttp.recorder
+        const transport = providerHttp.transport({
+          accountId,
+          requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
+        }, recorder)
+        const settings = context.account.settings
+        const run = runAction(
+          context.connector,
+          actionId,
+          options.inputs ?? inputsFromRequest(action, parts),
+          {
+            credentials: context.credentials,
+            settings,
+            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {})
+          }
+        ).pipe(
+          Effect.provideService(ProviderTransport, transport),
+          Effect.mapError((failure) => toApiError(failure as unknown as EngineFailure, secrets))
+        )
+
+        const runOnce = Effect.gen(function*() {
+          const exit = yield* Effect.exit(run)
+          const calls = yield* Ref.get(recorder.calls)
+          const status = exit._tag === "Success" ? 200 : exit.cause._tag === "Fail" ? exit.cause.error.statusCode : 500
+          yield* requestLog.record({
+            projectId,
+            accountId,
+            kind: options.kind,
+            action: actionId,
+            status,
+            durationMs: Date.now() - started,
+            providerCalls: calls.map((call) => ({
+              method: call.method,
+              url: call.url,
+              status: call.response?.status ?? null,
+              durationMs: call.durationMs
+            })),
+            error: exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error.message : null,
+            at: new Date(started)
+          })
+          const output = yield* exit
+          return { data: output.data, next: output.next, raw: calls.map(({ durationMs: _, ...call }) => call) }
+        })
+
+        const key = options.idempotencyKey
+        if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce
+        const scope = { projectId, accountId, key }
+        const requestHash = sha256Hex(canonicalJson({ actionId, parts, inputs: options.inputs ?? null }))
+        if (!(yield* idempotency.claim(scope, requestHash, IDEMPOTENCY_TTL_SECONDS))) {
+          const existing = yield* idempotency.find(scope)
+          if (Option.isNone(existing)) {
+            return yield* new Conflict({ message: `Idempotency-Key ${key} is being released; retry` })
+          }
+          if (existing.value.request_hash !== requestHash) {
+            return yield* new UnprocessableEntity({ message: `Idempotency-Key ${key} was used for a different request` })
+          }
+          if (existing.value.state === "running") {
+            return yield* new Conflict({ message: `A request with Idempotency-Key ${key} is still running` })
+          }
+          return existing.value.response as ActionRunResult
+        }
+        return yield* runOnce.pipe(
+          Effect.tap((result) => idempotency.complete(scope, result)),
+          Effect.onError(() => idempotency.release(scope))
+        )
+      })
+
+    return { execute } as const
+  }),
+  dependencies: [
+    AccountContexts.Default,
+    ProviderHttp.Default,
+    LastRequestTracker.Default,
+    RequestLog.Default,
+    IdempotencyRepo.Default
+  ]
+}) {}

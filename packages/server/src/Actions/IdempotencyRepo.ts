@@ -1,0 +1,67 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+
+export interface IdempotencyRecord {
+  readonly request_hash: string
+  readonly state: "running" | "done"
+  readonly response: unknown
+}
+
+export interface IdempotencyScope {
+  readonly projectId: string
+  readonly accountId: string
+  readonly key: string
+}
+
+export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchyard/IdempotencyRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * Claims the key for a new run. None when a live record already holds it (then `find`);
+     * an expired record is replaced.
+     */
+    const claim = (scope: IdempotencyScope, requestHash: string, ttlSeconds: number) =>
+      sql<{ key: string }>`
+        INSERT INTO idempotency_keys (project_id, account_id, key, request_hash, state, expires_at)
+        VALUES (${scope.projectId}, ${scope.accountId}, ${scope.key}, ${requestHash}, 'running',
+                now() + make_interval(secs => ${ttlSeconds}))
+        ON CONFLICT (project_id, account_id, key) DO UPDATE
+          SET request_hash = EXCLUDED.request_hash, state = 'running', response = NULL,
+              created_at = now(), expires_at = EXCLUDED.expires_at
+          WHERE idempotency_keys.expires_at <= now()
+        RETURNING key`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    const find = (scope: IdempotencyScope) =>
+      sql<IdempotencyRecord>`
+        SELECT request_hash, state, response FROM idempotency_keys
+        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
+          AND expires_at > now()`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+
+    const complete = (scope: IdempotencyScope, response: unknown) =>
+      sql`
+        UPDATE idempotency_keys SET state = 'done', response = ${JSON.stringify(response)}::jsonb
+        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    /** A failed run frees its key, so a retry runs again. */
+    const release = (scope: IdempotencyScope) =>
+      sql`
+        DELETE FROM idempotency_keys
+        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
+          AND state = 'running'`.pipe(Effect.asVoid, Effect.orDie)
+
+    const deleteExpired = (limit: number) =>
+      sql<{ n: number }>`
+        WITH expired AS (
+          SELECT project_id, account_id, key FROM idempotency_keys WHERE expires_at <= now() LIMIT ${limit}
+        )
+        DELETE FROM idempotency_keys i USING expired e
+        WHERE i.project_id = e.project_id AND i.account_id = e.account_id AND i.key = e.key
+        RETURNING 1 AS n`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+
+    return { claim, find, complete, release, deleteExpired } as const
+  })
+}) {}

@@ -1,0 +1,76 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import * as Crypto from "node:crypto"
+
+export interface ProviderCallSummary {
+  readonly method: string
+  readonly url: string
+  readonly status: number | null
+  readonly durationMs: number
+}
+
+export interface RequestLogEntry {
+  readonly projectId: string
+  readonly accountId: string
+  readonly kind: "rpc" | "unified" | "mcp"
+  readonly action: string
+  readonly status: number
+  readonly durationMs: number
+  readonly providerCalls: ReadonlyArray<ProviderCallSummary>
+  /** The error message answered to the caller (already free of secrets). */
+  readonly error: string | null
+  readonly at: Date
+}
+
+const MAX_PENDING = 10_000
+
+/**
+ * The request log: every action run with its status, duration and provider calls (URLs
+ * redacted, no bodies). Entries are buffered in memory and written in batches by the
+ * scheduler, so logging adds no database write to a request.
+ */
+export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/RequestLog", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    let pending: Array<RequestLogEntry> = []
+
+    const record = (entry: RequestLogEntry) =>
+      Effect.sync(() => {
+        // Under a database outage the oldest entries give way rather than memory growing.
+        if (pending.length >= MAX_PENDING) pending.shift()
+        pending.push(entry)
+      })
+
+    const flush = Effect.suspend(() => {
+      if (pending.length === 0) return Effect.succeed(0)
+      const batch = pending
+      pending = []
+      const rows = batch.map((entry) => ({
+        id: Crypto.randomUUID(),
+        project_id: entry.projectId,
+        account_id: entry.accountId,
+        kind: entry.kind,
+        action: entry.action,
+        status: entry.status,
+        duration_ms: entry.durationMs,
+        provider_calls: JSON.stringify(entry.providerCalls),
+        error: entry.error,
+        created_at: entry.at
+      }))
+      return sql`INSERT INTO request_logs ${sql.insert(rows)}`.pipe(
+        Effect.as(batch.length),
+        Effect.tapError(() => Effect.sync(() => { pending = [...batch, ...pending].slice(-MAX_PENDING) }))
+      )
+    })
+
+    const deleteOlderThan = (days: number, limit: number) =>
+      sql<{ n: number }>`
+        WITH old AS (SELECT id FROM request_logs WHERE created_at < now() - make_interval(days => ${days}) LIMIT ${limit})
+        DELETE FROM request_logs r USING old WHERE r.id = old.id RETURNING 1 AS n`.pipe(
+        Effect.map((rows) => rows.length),
+        Effect.orDie
+      )
+
+    return { record, flush, deleteOlderThan } as const
+  })
+}) {}

@@ -1,0 +1,242 @@
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import {
+  type ProviderRequest,
+  type ProviderResponse,
+  ProviderTransport,
+  ProviderTransportError
+} from "@switchyard/engine"
+import { Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Stream } from "effect"
+import { SwitchyardConfig } from "../Config.js"
+import { checkOutboundUrl } from "./OutboundUrlGuard.js"
+import { redactHeaders, redactValue } from "./Redaction.js"
+import { backoff, defaultRetryPolicy, parseRetryAfter, retryableStatus, type RetryPolicy } from "./RetryPolicy.js"
+
+/** One provider call as a `raw=true` caller sees it: secrets redacted. */
+export interface RawCall {
+  readonly method: string
+  readonly url: string
+  readonly body: unknown
+  readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown } | null
+}
+
+/** What a run of one account's action may do against its provider. */
+export interface TransportOptions {
+  readonly accountId: string
+  /** Requests per second the provider tolerates per account (the connector's rateLimit). */
+  readonly requestsPerSecond?: number | undefined
+  readonly policy?: Partial<RetryPolicy> | undefined
+}
+
+/** Collects the calls of one run (for `raw`, `provider_errors` and the request log). */
+export interface CallRecorder {
+  readonly calls: Ref.Ref<ReadonlyArray<RawCall & { readonly durationMs: number }>>
+}
+
+const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
+const MAX_CONCURRENT_PER_ACCOUNT = 8
+const VERDICT_TTL_MS = 60_000
+
+const decodeBody = (bytes: Uint8Array, contentType: string | undefined, responseType: ProviderRequest["responseType"]) => {
+  if (responseType === "bytes") return bytes
+  const text = new TextDecoder().decode(bytes)
+  if (text.length === 0) return null
+  if (contentType?.includes("json") || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      return text
+    }
+  }
+  return text
+}
+
+/**
+ * Provider HTTP: the live `ProviderTransport`. Keeps connections alive, bounds each attempt
+ * and the whole call, retries 429/408/5xx and connection errors with full-jitter backoff
+ * (honouring Retry-After), limits each account's rate and concurrency, refuses private
+ * addresses (SSRF) unless allowed, bounds response size and records redacted calls.
+ */
+export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/ProviderHttp", {
+  scoped: Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const client = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
+    const scope = yield* Effect.scope
+    const limits = new Map<string, { readonly limiter: RateLimiter.RateLimiter | undefined; readonly permits: Effect.Semaphore }>()
+    const configuredPolicy: RetryPolicy = {
+      ...defaultRetryPolicy,
+      maxAttempts: config.providerMaxAttempts,
+      requestTimeout: Duration.millis(config.providerRequestTimeoutMs),
+      deadline: Duration.millis(config.providerDeadlineMs)
+    }
+    const verdicts = new Map<string, { readonly ok: boolean; readonly message: string; readonly at: number }>()
+
+    const limitsFor = (accountId: string, perSecond: number | undefined) =>
+      Effect.gen(function*() {
+        const key = `${accountId}:${perSecond ?? "-"}`
+        const existing = limits.get(key)
+        if (existing !== undefined) return existing
+        const limiter = perSecond === undefined || perSecond <= 0
+          ? undefined
+          : yield* RateLimiter.make({ limit: Math.max(1, Math.floor(perSecond)), interval: "1 second" }).pipe(
+            Scope.extend(scope)
+          )
+        const created = { limiter, permits: yield* Effect.makeSemaphore(MAX_CONCURRENT_PER_ACCOUNT) }
+        limits.set(key, created)
+        return created
+      })
+
+    /** SSRF verdicts are cached per origin for a minute: DNS answers change, but not per call. */
+    const vet = (url: string) =>
+      Effect.gen(function*() {
+        const origin = new URL(url).origin
+        const cached = verdicts.get(origin)
+        if (cached !== undefined && Date.now() - cached.at < VERDICT_TTL_MS) {
+          if (!cached.ok) return yield* refused(url, cached.message)
+          return
+        }
+        const verdict = yield* Effect.either(checkOutboundUrl(url, config.outboundAllowlist))
+        const ok = verdict._tag === "Right"
+        const message = verdict._tag === "Left" ? verdict.left.message : ""
+        verdicts.set(origin, { ok, message, at: Date.now() })
+        if (!ok) return yield* refused(url, message)
+      })
+
+    const refused = (url: string, message: string) =>
+      new ProviderTransportError({ reason: "unreachable", message: `provider URL refused: ${message}`, url })
+
+    const toHttpRequest = (request: ProviderRequest) => {
+      let http = HttpClientRequest.make(request.method)(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
+      const body = request.body
+      if (body?._tag === "Json") http = HttpClientRequest.bodyUnsafeJson(http, body.value)
+      if (body?._tag === "Form") http = HttpClientRequest.bodyUrlParams(http, Object.entries(body.value))
+      if (body?._tag === "Bytes") http = HttpClientRequest.bodyUint8Array(http, body.value, body.contentType)
+      return http
+    }
+
+    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string) =>
+      response.stream.pipe(
+        Stream.runFoldEffect({ size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
+          const size = state.size + chunk.length
+          if (size > MAX_RESPONSE_BYTES) {
+            return Effect.fail(new ProviderTransportError({
+              reason: "too_large",
+              message: `provider response exceeds ${MAX_RESPONSE_BYTES} bytes`,
+              url
+            }))
+          }
+          state.chunks.push(chunk)
+          return Effect.succeed({ size, chunks: state.chunks })
+        }),
+        Effect.map(({ chunks, size }) => {
+          const bytes = new Uint8Array(size)
+          let offset = 0
+          for (const chunk of chunks) {
+            bytes.set(chunk, offset)
+            offset += chunk.length
+          }
+          return bytes
+        })
+      )
+
+    /** One attempt: a response of any status, or a transport failure. */
+    const attempt = (request: ProviderRequest, timeout: Duration.Duration, redactedUrl: string) =>
+      client.execute(toHttpRequest(request)).pipe(
+        Effect.flatMap((response) =>
+          Effect.map(readBounded(response, redactedUrl), (bytes): ProviderResponse => ({
+            status: response.status,
+            headers: response.headers,
+            body: decodeBody(bytes, response.headers["content-type"], request.responseType)
+          }))
+        ),
+        Effect.scoped,
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () =>
+            new ProviderTransportError({
+              reason: "timeout",
+              message: `provider did not answer within ${Duration.format(timeout)}`,
+              url: redactedUrl
+            })
+        }),
+        Effect.catchTag("RequestError", "ResponseError", (error) =>
+          Effect.fail(
+            new ProviderTransportError({
+              reason: "unreachable",
+              message: `provider unreachable: ${error.reason === "Transport" ? "connection failed" : error.reason}`,
+              url: redactedUrl
+            })
+          ))
+      )
+
+    const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
+      Effect.gen(function*() {
+        const policy = { ...configuredPolicy, ...options.policy }
+        const redactedUrl = String(redactValue(request.url, request.secrets))
+        yield* vet(request.url)
+        const { limiter, permits } = yield* limitsFor(options.accountId, options.requestsPerSecond)
+        const started = Date.now()
+        const deadline = started + Duration.toMillis(policy.deadline)
+        const record = (response: ProviderResponse | null) =>
+          recorder === undefined ? Effect.void : Ref.update(recorder.calls, (calls) => [...calls, {
+            method: request.method,
+            url: redactedUrl,
+            body: request.body?._tag === "Bytes" ? `<${request.body.value.length} bytes>` : redactValue(request.body?.value, request.secrets),
+            response: response === null ? null : {
+              status: response.status,
+              headers: redactHeaders(response.headers, request.secrets),
+              body: response.body instanceof Uint8Array ? `<${response.body.length} bytes>` : redactValue(response.body, request.secrets)
+            },
+            durationMs: Date.now() - started
+          }])
+
+        for (let n = 0;; n++) {
+          const remaining = deadline - Date.now()
+          const outcome = yield* Effect.either(
+            permits.withPermits(1)(
+              (limiter === undefined ? (e: Effect.Effect<ProviderResponse, ProviderTransportError>) => e : limiter)(
+                attempt(request, Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), remaining))), redactedUrl)
+              )
+            )
+          )
+          const last = n + 1 >= policy.maxAttempts
+          if (outcome._tag === "Right") {
+            const response = outcome.right
+            if (!retryableStatus(request.method, response.status)) {
+              yield* record(response)
+              return response
+            }
+            const retryAfter = parseRetryAfter(response.headers["retry-after"])
+            const wait = retryAfter !== undefined ? Duration.seconds(retryAfter) : backoff(policy, n)
+            if (last || Date.now() + Duration.toMillis(wait) >= deadline) {
+              yield* record(response)
+              return yield* new ProviderTransportError({
+                reason: response.status === 429 ? "rate_limited" : "unavailable",
+                message: `provider answered ${response.status} after ${n + 1} attempt(s)`,
+                url: redactedUrl,
+                retryAfter,
+                response: { ...response, body: redactValue(response.body, request.secrets) }
+              })
+            }
+            yield* Effect.sleep(wait)
+            continue
+          }
+          const error = outcome.left
+          const retryable = error.reason === "unreachable" || error.reason === "timeout"
+          if (!retryable || last || Date.now() >= deadline) {
+            yield* record(null)
+            return yield* error
+          }
+          yield* Effect.sleep(backoff(policy, n))
+        }
+      })
+
+    /** A transport for one run of one account's action. */
+    const transport = (options: TransportOptions, recorder?: CallRecorder) =>
+      ProviderTransport.of({ send: send(options, recorder) })
+
+    const recorder = Effect.map(Ref.make<ReadonlyArray<RawCall & { readonly durationMs: number }>>([]), (calls): CallRecorder => ({ calls }))
+
+    return { transport, recorder } as const
+  })
+}) {}

@@ -1,0 +1,45 @@
+import { Duration } from "effect"
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number
+  readonly baseDelay: Duration.Duration
+  readonly maxDelay: Duration.Duration
+  /** Per attempt. */
+  readonly requestTimeout: Duration.Duration
+  /** For all attempts and waits together. */
+  readonly deadline: Duration.Duration
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelay: Duration.millis(200),
+  maxDelay: Duration.seconds(5),
+  requestTimeout: Duration.seconds(30),
+  deadline: Duration.seconds(60)
+}
+
+const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
+
+/**
+ * Whether a response status is worth another attempt. Writes that are not idempotent are
+ * retried only when the provider said it did not process them (429, 503).
+ */
+export const retryableStatus = (method: string, status: number) =>
+  status === 429 || status === 503 ||
+  (idempotentMethods.has(method) && (status === 408 || status === 500 || status === 502 || status === 504))
+
+/** Exponential backoff with full jitter: a random wait in [0, min(max, base · 2^attempt)). */
+export const backoff = (policy: RetryPolicy, attempt: number, random: () => number = Math.random): Duration.Duration => {
+  const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)
+  return Duration.millis(Math.floor(random() * ceiling))
+}
+
+/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
+export const parseRetryAfter = (value: string | undefined, now: number = Date.now()): number | undefined => {
+  if (value === undefined || value.trim() === "") return undefined
+  const text = value.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text)
+  const at = Date.parse(text)
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000)
+}

@@ -1,0 +1,81 @@
+import { Cause, Duration, Effect, Layer, Schedule } from "effect"
+import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
+import { IdempotencyRepo } from "../Actions/IdempotencyRepo.js"
+import { RequestLog } from "../Actions/RequestLog.js"
+import { SwitchyardConfig } from "../Config.js"
+import { JobsRepo } from "./JobsRepo.js"
+
+/**
+ * A background job. `process` jobs flush this process's own memory and run in every
+ * process; `cluster` jobs touch shared rows and run in one process per period.
+ */
+interface Job {
+  readonly name: string
+  readonly scope: "process" | "cluster"
+  readonly every: Duration.Duration
+  readonly run: Effect.Effect<unknown, unknown>
+}
+
+const BATCH = 10_000
+
+/**
+ * The one place background work is declared. Each job survives its failures (logged and
+ * recorded; the next tick tries again), stops with the server, and process jobs run once
+ * more on the way out so nothing buffered is lost.
+ */
+export const SchedulerLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const jobsRepo = yield* JobsRepo
+    const lastRequests = yield* LastRequestTracker
+    const requestLog = yield* RequestLog
+    const idempotency = yield* IdempotencyRepo
+
+    const jobs: ReadonlyArray<Job> = [
+      {
+        name: "flush_last_request",
+        scope: "process",
+        every: Duration.seconds(config.lastRequestFlushSeconds),
+        run: lastRequests.flush
+      },
+      { name: "flush_request_log", scope: "process", every: Duration.seconds(2), run: requestLog.flush },
+      {
+        name: "expire_idempotency_keys",
+        scope: "cluster",
+        every: Duration.minutes(10),
+        run: idempotency.deleteExpired(BATCH)
+      },
+      {
+        name: "request_log_retention",
+        scope: "cluster",
+        every: Duration.hours(1),
+        run: requestLog.deleteOlderThan(config.requestLogRetentionDays, BATCH)
+      }
+    ]
+
+    const tick = (job: Job) =>
+      Effect.gen(function*() {
+        if (job.scope === "cluster" && !(yield* jobsRepo.claim(job.name, job.every))) return
+        yield* job.run
+        if (job.scope === "cluster") yield* jobsRepo.recordError(job.name, null)
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning(`job ${job.name} failed; it runs again on the next tick`, Cause.squash(cause)).pipe(
+            Effect.zipRight(
+              job.scope === "cluster"
+                ? Effect.ignore(jobsRepo.recordError(job.name, Cause.pretty(cause).slice(0, 2000)))
+                : Effect.void
+            )
+          )
+        ),
+        Effect.annotateLogs("job", job.name)
+      )
+
+    for (const job of jobs) {
+      yield* tick(job).pipe(Effect.repeat(Schedule.spaced(job.every)), Effect.delay(job.every), Effect.forkScoped)
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(jobs.filter((job) => job.scope === "process"), tick, { discard: true })
+    )
+  })
+).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default]))
