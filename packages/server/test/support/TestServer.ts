@@ -6,6 +6,7 @@ import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 import { AccountsRepo } from "../../src/Accounts/AccountsRepo.js"
 import { LastRequestTracker } from "../../src/Accounts/LastRequestTracker.js"
+import { RequestLog } from "../../src/Actions/RequestLog.js"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { SwitchyardConfig } from "../../src/Config.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
@@ -46,7 +47,13 @@ export const testConfig = (databaseUrl: string | undefined, overrides: Record<st
   )
 
 /** Services the tests reach behind the API, e.g. to create a second project and its keys. */
-const ServicesLive = Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default, LastRequestTracker.Default)
+const ServicesLive = Layer.mergeAll(
+  ProjectsRepo.Default,
+  ApiKeys.Default,
+  AccountsRepo.Default,
+  LastRequestTracker.Default,
+  RequestLog.Default
+)
 
 /** Migrated SQL and config over a fresh database, without the HTTP layers. */
 export const TestDatabase = (overrides: Record<string, string> = {}) =>

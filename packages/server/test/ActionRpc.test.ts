@@ -1,0 +1,244 @@
+import { HttpClientRequest } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
+import { RequestLog } from "../src/Actions/RequestLog.js"
+import { accountBody, clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
+import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
+
+const Server = Layer.merge(
+  TestServer({
+    SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+    SWITCHYARD_PROVIDER_TIMEOUT_MS: "400",
+    SWITCHYARD_PROVIDER_DEADLINE_MS: "4000",
+    SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "3"
+  }),
+  SandboxLive()
+)
+
+/** A project with a Greenhouse account on the sandbox (and a BambooHR one). */
+const setup = Effect.gen(function*() {
+  const sandbox = yield* SandboxProviders
+  const project = yield* freshProject
+  const ats = yield* project.client.accounts.create_account({
+    payload: accountBody({
+      connector_key: "greenhouse",
+      connector_version: "1.1.0",
+      credentials: { apiKey: sandbox.ats.apiKey },
+      settings: { base_url: sandbox.ats.baseUrl }
+    })
+  })
+  const hris = yield* project.client.accounts.create_account({
+    payload: accountBody({
+      connector_key: "bamboohr",
+      connector_version: "1.0.0",
+      credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+      settings: { base_url: sandbox.hris.baseUrl }
+    })
+  })
+  const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown }, idempotencyKey?: string) =>
+    project.client.actions.rpc_action({
+      headers: { "x-account-id": accountId, ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }) },
+      payload
+    })
+  sandbox.faults.clear()
+  sandbox.clearRequests()
+  return { sandbox, project, ats, hris, rpc }
+})
+
+const attemptsAt = (sandbox: { requests: () => ReadonlyArray<{ path: string }> }, path: string) =>
+  sandbox.requests().filter((request) => request.path === path).length
+
+layer(Server, { excludeTestServices: true })("action RPC", (it) => {
+  it.effect("runs a list action against the provider and maps its records", () =>
+    Effect.gen(function*() {
+      const { ats, rpc, sandbox } = yield* setup
+      const result = yield* rpc(ats.id, { action: "ats_list_applications", query: { page_size: 5 } })
+      const data = result.data as ReadonlyArray<Record<string, unknown>>
+      expect(data).toHaveLength(5)
+      expect(data[0]).toMatchObject({ id: expect.any(String), remote_id: expect.any(String), candidate_id: expect.any(String) })
+      expect(data[0]!.status).toMatchObject({ source_value: expect.any(String) })
+      const seen = sandbox.requests().filter((request) => request.path === "/v1/applications")
+      expect(seen).toHaveLength(1)
+      expect(seen[0]!.query).toMatchObject({ per_page: "5" })
+      const one = yield* rpc(ats.id, { action: "ats_get_application", path: { id: data[0]!.id } })
+      expect((one.data as Record<string, unknown>).id).toBe(data[0]!.id)
+    }))
+
+  it.effect("applies the account rules: 404, 412 and 403", () =>
+    Effect.gen(function*() {
+      const { ats, project, rpc } = yield* setup
+      const tag = (effect: Effect.Effect<unknown, { _tag: string }>) => Effect.map(Effect.flip(effect), (e) => e._tag)
+      expect(yield* tag(rpc("no-such-account", { action: "ats_list_applications" }))).toBe("NotFound")
+      expect(yield* tag(rpc(ats.id, { action: "no_such_action" }))).toBe("NotFound")
+      const other = yield* otherProject
+      const foreign = yield* clientFor(other.key)
+      expect(yield* tag(foreign.actions.rpc_action({ headers: { "x-account-id": ats.id }, payload: { action: "ats_list_applications" } })))
+        .toBe("NotFound")
+      for (const status of ["suspended", "expired", "disabled"] as const) {
+        yield* project.client.accounts.patch_account({ path: { id: ats.id }, urlParams: {}, payload: { status } })
+        expect(yield* tag(rpc(ats.id, { action: "ats_list_applications" }))).toBe("PreconditionFailed")
+      }
+      yield* project.client.accounts.patch_account({ path: { id: ats.id }, urlParams: {}, payload: { status: "active" } })
+
+      const profile = yield* project.client.connector_profiles.create_connector_profile({
+        urlParams: {},
+        payload: { connector_key: "greenhouse", label: "Apps", version: "1.1.0", enabled_actions: ["ats_get_application"] }
+      })
+      const sandbox = yield* SandboxProviders
+      const linked = yield* project.client.accounts.create_account({
+        payload: accountBody({
+          connector_key: "greenhouse",
+          connector_profile_id: profile.id,
+          credentials: { apiKey: sandbox.ats.apiKey },
+          settings: { base_url: sandbox.ats.baseUrl }
+        })
+      })
+      expect(yield* tag(rpc(linked.id, { action: "ats_list_applications" }))).toBe("Forbidden")
+      yield* project.client.connector_profiles.update_connector_profile({
+        path: { id: profile.id },
+        urlParams: {},
+        payload: { active: false }
+      })
+      expect(yield* tag(rpc(linked.id, { action: "ats_get_application", path: { id: "1" } }))).toBe("PreconditionFailed")
+    }))
+
+  it.effect("needs the Actions or Full Access scope and an x-account-id", () =>
+    Effect.gen(function*() {
+      const { ats, project } = yield* setup
+      const body = { action: "ats_list_applications", query: { page_size: 1 } }
+      for (const [scope, status] of [["actions", 200], ["read_only", 403], ["accounts", 403]] as const) {
+        const { key } = yield* keyFor(project.projectId, scope)
+        const response = yield* send(
+          HttpClientRequest.post("/actions/rpc").pipe(json(body), HttpClientRequest.setHeader("x-account-id", ats.id), withKey(key))
+        )
+        expect({ scope, status: response.status }).toEqual({ scope, status })
+      }
+      const missing = yield* send(HttpClientRequest.post("/actions/rpc").pipe(json(body), withKey(project.key)))
+      expectErrorBody(missing, 400)
+      expect(missing.json).toMatchObject({ message: expect.stringContaining("x-account-id") })
+    }))
+
+  it.effect("maps provider failures: 4xx to 400 with provider_errors, 5xx to 502, never leaking the key", () =>
+    Effect.gen(function*() {
+      const { ats, project, rpc, sandbox } = yield* setup
+      const notFound = yield* rpc(ats.id, { action: "ats_get_application", path: { id: "999999999" } }).pipe(Effect.flip)
+      expect(notFound._tag).toBe("BadRequest")
+      if (notFound._tag !== "BadRequest") return
+      expect(notFound.data?.statusCode).toBe(404)
+      expect(notFound.provider_errors?.[0]).toMatchObject({ status: 404, url: expect.stringContaining("/v1/applications/999999999") })
+
+      const wrongKey = yield* project.client.accounts.create_account({
+        payload: accountBody({
+          connector_key: "greenhouse",
+          connector_version: "1.1.0",
+          credentials: { apiKey: "definitely-wrong-secret-key" },
+          settings: { base_url: sandbox.ats.baseUrl }
+        })
+      })
+      const response = yield* send(
+        HttpClientRequest.post("/actions/rpc").pipe(
+          json({ action: "ats_list_applications" }),
+          HttpClientRequest.setHeader("x-account-id", wrongKey.id),
+          withKey(project.key)
+        )
+      )
+      expect(response.status).toBe(400)
+      expect(response.text).not.toContain("definitely-wrong-secret-key")
+      expect(response.text).not.toContain(Buffer.from("definitely-wrong-secret-key:").toString("base64"))
+      expect(response.json).toMatchObject({ provider_errors: [{ status: 401 }] })
+
+      sandbox.clearRequests()
+      sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "status", status: 500, times: 10 })
+      const broken = yield* rpc(ats.id, { action: "ats_list_applications" }).pipe(Effect.flip)
+      expect(broken._tag).toBe("BadGateway")
+      expect(attemptsAt(sandbox, "/v1/applications")).toBe(3)
+
+      const logs = yield* RequestLog
+      yield* logs.flush
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ text: string }>`SELECT row_to_json(r)::text AS text FROM request_logs r WHERE account_id = ${wrongKey.id}`
+      expect(rows).toHaveLength(1)
+      expect(rows[0]!.text).not.toContain("definitely-wrong-secret-key")
+      expect(rows[0]!.text).toContain("\"status\":400")
+    }))
+
+  it.effect("retries 503 and 429 with Retry-After and then succeeds", () =>
+    Effect.gen(function*() {
+      const { ats, rpc, sandbox } = yield* setup
+      sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "status", status: 503, times: 2 })
+      yield* rpc(ats.id, { action: "ats_list_applications", query: { page_size: 2 } })
+      expect(attemptsAt(sandbox, "/v1/applications")).toBe(3)
+
+      sandbox.clearRequests()
+      sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "rate_limit", retryAfter: 1, times: 1 })
+      const started = Date.now()
+      yield* rpc(ats.id, { action: "ats_list_applications", query: { page_size: 2 } })
+      expect(attemptsAt(sandbox, "/v1/applications")).toBe(2)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+
+      sandbox.clearRequests()
+      sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "rate_limit", retryAfter: 30, times: 5 })
+      const limited = yield* rpc(ats.id, { action: "ats_list_applications" }).pipe(Effect.flip)
+      expect(limited._tag).toBe("TooManyRequests")
+      expect(attemptsAt(sandbox, "/v1/applications")).toBe(1)
+      sandbox.faults.clear()
+    }))
+
+  it.effect("answers 408 with Retry-After when the provider does not answer in time", () =>
+    Effect.gen(function*() {
+      const { ats, project, sandbox } = yield* setup
+      sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "timeout", times: 10 })
+      const response = yield* send(
+        HttpClientRequest.post("/actions/rpc").pipe(
+          json({ action: "ats_list_applications" }),
+          HttpClientRequest.setHeader("x-account-id", ats.id),
+          withKey(project.key)
+        )
+      )
+      expectErrorBody(response, 408)
+      expect(Number(response.headers["retry-after"])).toBeGreaterThan(0)
+      expect(attemptsAt(sandbox, "/v1/applications")).toBe(3)
+      sandbox.faults.clear()
+    }))
+
+  it.effect("an Idempotency-Key makes a retried write return the first result without running again", () =>
+    Effect.gen(function*() {
+      const { hris, rpc, sandbox } = yield* setup
+      const write = (key: string, firstName: string) =>
+        rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: firstName } }, key)
+      const first = yield* write("key-1", "Ada")
+      const again = yield* write("key-1", "Ada")
+      expect(again).toEqual(first)
+      const posts = () => sandbox.requests().filter((r) => r.method === "POST" && r.path.endsWith("/employees/101")).length
+      expect(posts()).toBe(1)
+      const mismatch = yield* write("key-1", "Grace").pipe(Effect.flip)
+      expect(mismatch._tag).toBe("UnprocessableEntity")
+      yield* write("key-2", "Grace")
+      expect(posts()).toBe(2)
+      // Without a key every call runs.
+      yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Linus" } })
+      yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Linus" } })
+      expect(posts()).toBe(4)
+    }))
+
+  it.effect("runs update last_request and the request log", () =>
+    Effect.gen(function*() {
+      const { ats, project, rpc } = yield* setup
+      yield* rpc(ats.id, { action: "ats_list_applications", query: { page_size: 1 } })
+      const read = yield* project.client.accounts.get_account({ path: { id: ats.id }, urlParams: { expand: ["last_request"] } })
+      expect(read.last_request).not.toBeNull()
+      const tracker = yield* LastRequestTracker
+      yield* tracker.flush
+      const logs = yield* RequestLog
+      yield* logs.flush
+      const sql = yield* SqlClient.SqlClient
+      const [log] = yield* sql<{ action: string; status: number; kind: string; provider_calls: ReadonlyArray<{ status: number }> }>`
+        SELECT action, status, kind, provider_calls FROM request_logs WHERE account_id = ${ats.id}`
+      expect(log).toMatchObject({ action: "ats_list_applications", status: 200, kind: "rpc" })
+      expect(log!.provider_calls.map((call) => call.status)).toEqual([200])
+    }))
+})
