@@ -8,7 +8,8 @@ import {
 import { canonicalJson, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
 import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
-import { ProviderHttp, type RawCall } from "../Provider/ProviderHttp.js"
+import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
+import { redactText } from "../Provider/Redaction.js"
 import { AccountContexts } from "./AccountContext.js"
 import { type EngineFailure, toApiError } from "./ActionErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
@@ -31,7 +32,8 @@ export interface RunOptions {
 export interface ActionRunResult {
   readonly data: unknown
   readonly next: unknown
-  readonly raw: ReadonlyArray<RawCall>
+  /** The provider calls, redacted; computed only when asked for. */
+  readonly raw: () => ReadonlyArray<RawCall>
 }
 
 const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
@@ -111,8 +113,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             status,
             durationMs: Date.now() - started,
             providerCalls: calls.map((call) => ({
-              method: call.method,
-              url: call.url,
+              method: call.request.method,
+              url: redactText(call.request.url, call.request.secrets),
               status: call.response?.status ?? null,
               durationMs: call.durationMs
             })),
@@ -120,7 +122,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             at: new Date(started)
           })
           const output = yield* exit
-          return { data: output.data, next: output.next, raw: calls.map(({ durationMs: _, ...call }) => call) }
+          return { data: output.data, next: output.next, raw: () => calls.map(redactCall) }
         })
 
         const key = options.idempotencyKey
@@ -138,10 +140,11 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           if (existing.value.state === "running") {
             return yield* new Conflict({ message: `A request with Idempotency-Key ${key} is still running` })
           }
-          return existing.value.response as ActionRunResult
+          const stored = existing.value.response as { readonly data: unknown; readonly next: unknown }
+          return { data: stored.data, next: stored.next, raw: () => [] }
         }
         return yield* runOnce.pipe(
-          Effect.tap((result) => idempotency.complete(scope, result)),
+          Effect.tap((result) => idempotency.complete(scope, { data: result.data, next: result.next ?? null })),
           Effect.onError(() => idempotency.release(scope))
         )
       })

@@ -9,7 +9,7 @@ import {
 import { Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
-import { redactHeaders, redactValue } from "./Redaction.js"
+import { redactHeaders, redactText, redactValue } from "./Redaction.js"
 import { backoff, defaultRetryPolicy, parseRetryAfter, retryableStatus, type RetryPolicy } from "./RetryPolicy.js"
 
 /** One provider call as a `raw=true` caller sees it: secrets redacted. */
@@ -28,10 +28,34 @@ export interface TransportOptions {
   readonly policy?: Partial<RetryPolicy> | undefined
 }
 
+/** A call as recorded: unredacted, in memory only for the run; see `redactCall`. */
+export interface RecordedCall {
+  readonly request: ProviderRequest
+  readonly response: ProviderResponse | null
+  readonly durationMs: number
+}
+
 /** Collects the calls of one run (for `raw`, `provider_errors` and the request log). */
 export interface CallRecorder {
-  readonly calls: Ref.Ref<ReadonlyArray<RawCall & { readonly durationMs: number }>>
+  readonly calls: Ref.Ref<ReadonlyArray<RecordedCall>>
 }
+
+const summarizeBytes = (value: unknown) => value instanceof Uint8Array ? `<${value.length} bytes>` : value
+
+/**
+ * The call as a `raw=true` caller sees it, every secret redacted. Done on demand: most
+ * runs never show their calls, and redacting a large body costs more than the call itself.
+ */
+export const redactCall = ({ request, response }: RecordedCall): RawCall => ({
+  method: request.method,
+  url: redactText(request.url, request.secrets),
+  body: request.body?._tag === "Bytes" ? summarizeBytes(request.body.value) : redactValue(request.body?.value, request.secrets),
+  response: response === null ? null : {
+    status: response.status,
+    headers: redactHeaders(response.headers, request.secrets),
+    body: response.body instanceof Uint8Array ? summarizeBytes(response.body) : redactValue(response.body, request.secrets)
+  }
+})
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
@@ -172,23 +196,15 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
       Effect.gen(function*() {
         const policy = { ...configuredPolicy, ...options.policy }
-        const redactedUrl = String(redactValue(request.url, request.secrets))
+        const redactedUrl = redactText(request.url, request.secrets)
         yield* vet(request.url)
         const { limiter, permits } = yield* limitsFor(options.accountId, options.requestsPerSecond)
         const started = Date.now()
         const deadline = started + Duration.toMillis(policy.deadline)
         const record = (response: ProviderResponse | null) =>
-          recorder === undefined ? Effect.void : Ref.update(recorder.calls, (calls) => [...calls, {
-            method: request.method,
-            url: redactedUrl,
-            body: request.body?._tag === "Bytes" ? `<${request.body.value.length} bytes>` : redactValue(request.body?.value, request.secrets),
-            response: response === null ? null : {
-              status: response.status,
-              headers: redactHeaders(response.headers, request.secrets),
-              body: response.body instanceof Uint8Array ? `<${response.body.length} bytes>` : redactValue(response.body, request.secrets)
-            },
-            durationMs: Date.now() - started
-          }])
+          recorder === undefined
+            ? Effect.void
+            : Ref.update(recorder.calls, (calls) => [...calls, { request, response, durationMs: Date.now() - started }])
 
         for (let n = 0;; n++) {
           const remaining = deadline - Date.now()
@@ -235,7 +251,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const transport = (options: TransportOptions, recorder?: CallRecorder) =>
       ProviderTransport.of({ send: send(options, recorder) })
 
-    const recorder = Effect.map(Ref.make<ReadonlyArray<RawCall & { readonly durationMs: number }>>([]), (calls): CallRecorder => ({ calls }))
+    const recorder = Effect.map(Ref.make<ReadonlyArray<RecordedCall>>([]), (calls): CallRecorder => ({ calls }))
 
     return { transport, recorder } as const
   })
