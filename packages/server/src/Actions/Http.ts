@@ -3,9 +3,15 @@ import { Api, CurrentCaller } from "@switchyard/api"
 import { Effect } from "effect"
 import { ActionRunner } from "./ActionRunner.js"
 
-/** Bytes cannot travel in JSON as they are: downloads answer base64 over the RPC. */
-const jsonSafe = (value: unknown): unknown =>
-  value instanceof Uint8Array ? Buffer.from(value).toString("base64") : value
+/** Bytes cannot travel in JSON as they are: over the RPC they answer base64, wherever they sit. */
+const jsonSafe = (value: unknown): unknown => {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64")
+  if (Array.isArray(value)) return value.map(jsonSafe)
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonSafe(item)]))
+  }
+  return value
+}
 
 export const ActionsHttpLive = HttpApiBuilder.group(Api, "actions", (handlers) =>
   Effect.gen(function*() {

@@ -1,5 +1,4 @@
-const REDACTED = "[REDACTED]"
-const MIN_SECRET_LENGTH = 4
+import { redactText as redactForms, redactValue as redactValueForms, REDACTED, secretForms } from "@switchyard/engine"
 
 /** Header names whose values are credentials whatever the connector says. */
 export const sensitiveHeaders = new Set([
@@ -12,34 +11,23 @@ export const sensitiveHeaders = new Set([
   "x-auth-token"
 ])
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+/** Removes every secret value (and its URL-encoded forms) from text. */
+export const redactText = (text: string, secrets: ReadonlyArray<string>): string =>
+  redactForms(text, secretForms(secrets))
 
-/**
- * Removes every secret value from text. Secrets are also matched in their URL-encoded and
- * base64 forms (a Basic header or a query parameter carries them that way).
- */
-export const redactText = (text: string, secrets: ReadonlyArray<string>): string => {
-  const variants = secrets
-    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
-    .flatMap((secret) => [secret, encodeURIComponent(secret), Buffer.from(secret).toString("base64")])
-  if (variants.length === 0) return text
-  const pattern = new RegExp([...new Set(variants)].sort((a, b) => b.length - a.length).map(escape).join("|"), "g")
-  return text.replace(pattern, REDACTED)
-}
-
-/** Redacts secrets anywhere inside a JSON-like value (strings, keys included). */
-export const redactValue = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
-  if (value === undefined || value instanceof Uint8Array) return value
-  if (typeof value === "string") return redactText(value, secrets)
-  return JSON.parse(redactText(JSON.stringify(value), secrets)) as unknown
-}
+/** A copy of a JSON-like value with secrets removed from every string and key (the engine's walk). */
+export const redactValue = (value: unknown, secrets: ReadonlyArray<string>): unknown =>
+  redactValueForms(value, secretForms(secrets))
 
 export const redactHeaders = (
   headers: Readonly<Record<string, string>>,
   secrets: ReadonlyArray<string>
-): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(headers).map((
-      [name, value]
-    ) => [name, sensitiveHeaders.has(name.toLowerCase()) ? REDACTED : redactText(value, secrets)])
+): Record<string, string> => {
+  const forms = secretForms(secrets)
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      sensitiveHeaders.has(name.toLowerCase()) ? REDACTED : redactForms(value, forms)
+    ])
   )
+}
