@@ -16,11 +16,14 @@ layer(Registry)("built-in connectors", (it) => {
       const sources = builtinConnectorSources()
       expect(sources.map((s) => Path.basename(Path.dirname(s.file)) + "@" + Path.basename(s.file, ".yaml"))).toEqual([
         "bamboohr@1.0.0",
+        "bamboohr@1.1.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
-        "talentlms@1.0.0"
+        "greenhouse@1.2.0",
+        "talentlms@1.0.0",
+        "talentlms@1.1.0"
       ])
-      expect(yield* registry.registerBuiltins(sources)).toBe(4)
+      expect(yield* registry.registerBuiltins(sources)).toBe(7)
       expect(yield* registry.registerBuiltins(sources)).toBe(0)
 
       const edited = sources.map((source) =>

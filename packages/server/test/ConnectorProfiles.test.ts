@@ -14,14 +14,17 @@ layer(TestServer(), { excludeTestServices: true })("connector profiles", (it) =>
         urlParams: { expand: ["connector", "version", "accounts_count"] },
         payload: { connector_key: "greenhouse", label: "Recruiting" }
       })
+      const latest = yield* client.connectors.get_connector({ path: { id: "greenhouse" }, urlParams: { expand: ["actions"] } })
+      const every = latest.actions!.actions.map((action) => action.id)
+      expect(every.length).toBeGreaterThan(3)
       expect(profile).toMatchObject({
         connector_key: "greenhouse",
         version_spec: "latest",
         label: "Recruiting",
         active: true,
-        enabled_actions: ["ats_list_applications", "ats_get_application", "ats_list_candidates"],
+        enabled_actions: every,
         connector: { key: "greenhouse", owner: "builtin", title: "Greenhouse" },
-        version: "1.1.0",
+        version: latest.version,
         accounts_count: 0,
         enabled_actions_count: null
       })
@@ -29,7 +32,7 @@ layer(TestServer(), { excludeTestServices: true })("connector profiles", (it) =>
         path: { id: profile.id },
         urlParams: { expand: ["enabled_actions_count"] }
       })
-      expect(read.enabled_actions_count).toBe(3)
+      expect(read.enabled_actions_count).toBe(every.length)
       expect(read.connector).toBeNull()
     }))
 
@@ -109,7 +112,7 @@ layer(TestServer(), { excludeTestServices: true })("connector profiles", (it) =>
       }))
       expect(paged).toMatchObject({ page: 2, page_size: 2, total: 3, next_page: null })
       expect(paged.data.map((p) => [p.label, p.accounts_count, p.enabled_actions_count, p.version])).toEqual([
-        ["C", 0, 0, "1.1.0"]
+        ["C", 0, 0, "1.2.0"]
       ])
       const first = asPage(yield* client.connector_profiles.list_connector_profiles({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count"] }
@@ -222,7 +225,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts on connectors", (it
       const { client } = yield* freshProject
       const profile = yield* client.connector_profiles.create_connector_profile({
         urlParams: {},
-        payload: { connector_key: "greenhouse", label: "Apps only", version: "1.x", enabled_actions: ["ats_get_application"] }
+        payload: { connector_key: "greenhouse", label: "Apps only", version: "~1.1.0", enabled_actions: ["ats_get_application"] }
       })
       const viaProfile = yield* client.accounts.create_account({ payload: accountBody({ connector_profile_id: profile.id }) })
       expect(viaProfile).toMatchObject({ connector_version: "1.1.0", connector_profile_id: profile.id })
@@ -241,12 +244,12 @@ layer(TestServer(), { excludeTestServices: true })("accounts on connectors", (it
       const direct = yield* client.accounts.create_account({ payload: accountBody({ connector_key: "greenhouse", connector_version: "1.0.0" }) })
       expect(direct.connector_version).toBe("1.0.0")
       const latest = yield* client.accounts.create_account({ payload: accountBody({ connector_key: "bamboohr" }) })
-      expect(latest.connector_version).toBe("1.0.0")
+      expect(latest.connector_version).toBe("1.1.0")
       const listed = records(yield* client.accounts.list_accounts({ urlParams: { expand: ["connector", "actions"] } }))
       expect(listed.map((a) => [a.connector?.version, a.actions?.every((action) => action.enabled)])).toEqual([
         ["1.1.0", false],
         ["1.0.0", true],
-        ["1.0.0", true]
+        ["1.1.0", true]
       ])
       const plain = yield* client.accounts.get_account({ path: { id: direct.id }, urlParams: {} })
       expect([plain.connector, plain.connector_profile, plain.actions]).toEqual([null, null, null])
