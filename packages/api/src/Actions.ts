@@ -10,13 +10,28 @@ export const ActionRpcRequest = Schema.Struct({
   query: Schema.optional(JsonObject),
   body: Schema.optional(Schema.Unknown),
   path: Schema.optional(JsonObject),
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  raw: Schema.optional(Schema.Boolean).annotations({
+    description: "When true, the answer carries the provider calls made, with every credential redacted"
+  })
 }).annotations({ identifier: "ActionRpcRequest", ...strictObject })
 export type ActionRpcRequest = typeof ActionRpcRequest.Type
 
+export const RawProviderCall = Schema.Struct({
+  method: Schema.String,
+  url: Schema.String,
+  body: Schema.Unknown,
+  response: Schema.NullOr(Schema.Struct({
+    status: Schema.Number,
+    headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+    body: Schema.Unknown
+  }))
+}).annotations({ identifier: "RawProviderCall" })
+
 export const ActionRpcResponse = Schema.Struct({
   data: Schema.Unknown,
-  next: Schema.optional(Schema.NullOr(Schema.Unknown))
+  next: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  raw: Schema.optional(Schema.Array(RawProviderCall))
 }).annotations({ identifier: "ActionRpcResponse" })
 export type ActionRpcResponse = typeof ActionRpcResponse.Type
 

@@ -39,7 +39,7 @@ const setup = Effect.gen(function*() {
       settings: { base_url: sandbox.hris.baseUrl }
     })
   })
-  const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown }, idempotencyKey?: string) =>
+  const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown; raw?: boolean }, idempotencyKey?: string) =>
     project.client.actions.rpc_action({
       headers: { "x-account-id": accountId, ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }) },
       payload
@@ -66,6 +66,27 @@ layer(Server, { excludeTestServices: true })("action RPC", (it) => {
       expect(seen[0]!.query).toMatchObject({ per_page: "5" })
       const one = yield* rpc(ats.id, { action: "ats_get_application", path: { id: data[0]!.id } })
       expect((one.data as Record<string, unknown>).id).toBe(data[0]!.id)
+    }))
+
+  it.effect("raw=true shows the provider calls with every credential redacted", () =>
+    Effect.gen(function*() {
+      const { hris, rpc, sandbox } = yield* setup
+      const plain = yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Ada" } })
+      expect(plain.raw).toBeUndefined()
+      const result = yield* rpc(hris.id, {
+        action: "hris_update_employee",
+        path: { id: "101" },
+        body: { first_name: "Ada" },
+        raw: true
+      })
+      expect(result.raw).toHaveLength(1)
+      const [call] = result.raw!
+      expect(call).toMatchObject({ method: "POST", body: { firstName: "Ada" }, response: { status: 200 } })
+      const text = JSON.stringify(result.raw)
+      expect(text).not.toContain(sandbox.hris.apiKey)
+      // The company domain is a credential of this account, so even the URL hides it.
+      expect(call!.url).toContain("[REDACTED]")
+      expect(call!.url).not.toContain(`/${sandbox.hris.companyDomain}/`)
     }))
 
   it.effect("applies the account rules: 404, 412 and 403", () =>

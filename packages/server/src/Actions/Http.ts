@@ -19,13 +19,15 @@ export const ActionsHttpLive = HttpApiBuilder.group(Api, "actions", (handlers) =
     return handlers.handle("rpc_action", ({ headers, payload }) =>
       Effect.gen(function*() {
         const caller = yield* CurrentCaller
-        const result = yield* runner.execute(caller.projectId, headers["x-account-id"], payload.action, payload, {
+        const { raw, ...parts } = payload
+        const result = yield* runner.execute(caller.projectId, headers["x-account-id"], payload.action, parts, {
           kind: "rpc",
           idempotencyKey: headers["idempotency-key"]
         })
         return {
           data: jsonSafe(result.data),
-          ...(result.next === undefined || result.next === null ? {} : { next: result.next })
+          ...(result.next === undefined || result.next === null ? {} : { next: result.next }),
+          ...(raw === true ? { raw: result.raw() } : {})
         }
       }))
   }))
