@@ -1,6 +1,13 @@
 import { Config, Effect, LogLevel, Option, Redacted } from "effect"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 
+/** An integer setting within bounds, with its default. */
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `must be between ${min} and ${max}`, validation: (n) => n >= min && n <= max }),
+    Config.withDefault(fallback)
+  )
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -15,26 +22,11 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       Config.map(Option.filter((key) => Redacted.value(key).length > 0))
     )
     const logLevel = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
-    const lastRequestFlushSeconds = yield* Config.integer("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS").pipe(
-      Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),
-      Config.withDefault(5)
-    )
-    const requestLogRetentionDays = yield* Config.integer("SWITCHYARD_REQUEST_LOG_RETENTION_DAYS").pipe(
-      Config.validate({ message: "must be between 1 and 3650", validation: (n) => n >= 1 && n <= 3650 }),
-      Config.withDefault(30)
-    )
-    const providerRequestTimeoutMs = yield* Config.integer("SWITCHYARD_PROVIDER_TIMEOUT_MS").pipe(
-      Config.validate({ message: "must be between 10 and 600000", validation: (n) => n >= 10 && n <= 600_000 }),
-      Config.withDefault(30_000)
-    )
-    const providerDeadlineMs = yield* Config.integer("SWITCHYARD_PROVIDER_DEADLINE_MS").pipe(
-      Config.validate({ message: "must be between 10 and 900000", validation: (n) => n >= 10 && n <= 900_000 }),
-      Config.withDefault(60_000)
-    )
-    const providerMaxAttempts = yield* Config.integer("SWITCHYARD_PROVIDER_MAX_ATTEMPTS").pipe(
-      Config.validate({ message: "must be between 1 and 10", validation: (n) => n >= 1 && n <= 10 }),
-      Config.withDefault(4)
-    )
+    const lastRequestFlushSeconds = yield* boundedInteger("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS", 1, 3600, 5)
+    const requestLogRetentionDays = yield* boundedInteger("SWITCHYARD_REQUEST_LOG_RETENTION_DAYS", 1, 3650, 30)
+    const providerRequestTimeoutMs = yield* boundedInteger("SWITCHYARD_PROVIDER_TIMEOUT_MS", 10, 600_000, 30_000)
+    const providerDeadlineMs = yield* boundedInteger("SWITCHYARD_PROVIDER_DEADLINE_MS", 10, 900_000, 60_000)
+    const providerMaxAttempts = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_ATTEMPTS", 1, 10, 4)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
     return {

@@ -5,7 +5,7 @@ import {
   NotFound,
   UnprocessableEntity
 } from "@switchyard/api"
-import { canonicalJson, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
+import { canonicalJson, collectSecrets, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
 import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
@@ -40,10 +40,9 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 const readActionTypes = new Set(["list", "get"])
 
 /** The string values of the credentials: what must never leave in a capture, log or error. */
-export const secretsOf = (credentials: Readonly<Record<string, unknown>>): ReadonlyArray<string> =>
-  Object.values(credentials).flatMap((value) =>
-    typeof value === "string" ? [value] : typeof value === "object" && value !== null ? secretsOf(value as Record<string, unknown>) : []
-  )
+const secretsOf = (credentials: Readonly<Record<string, unknown>>): ReadonlyArray<string> => [
+  ...collectSecrets(credentials, new Set())
+]
 
 /**
  * Runs one connector action for one account: account-state rules, profile enablement,
