@@ -3,6 +3,7 @@ import {
   Conflict,
   Forbidden,
   NotFound,
+  NotImplemented,
   UnprocessableEntity
 } from "@switchyard/api"
 import { canonicalJson, collectSecrets, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
@@ -27,6 +28,8 @@ export interface RunOptions {
   /** Flat inputs, used as they are (unified and MCP calls); otherwise assembled from the parts. */
   readonly inputs?: Readonly<Record<string, unknown>> | undefined
   readonly idempotencyKey?: string | undefined
+  /** A connector without the action: 404 for the RPC (unknown action), 501 for unified calls. */
+  readonly missingAction?: "not_found" | "not_implemented" | undefined
 }
 
 export interface ActionRunResult {
@@ -69,9 +72,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         const context = yield* contexts.resolve(projectId, accountId)
         const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
         if (action === undefined) {
-          return yield* new NotFound({
-            message: `Connector ${context.version.key}@${context.version.version} has no action ${actionId}`
-          })
+          const message = `Connector ${context.version.key}@${context.version.version} has no action ${actionId}`
+          return yield* options.missingAction === "not_implemented"
+            ? new NotImplemented({ message: `${message}: this operation is not implemented for the account's provider` })
+            : new NotFound({ message })
         }
         if (context.profile !== undefined && !context.profile.enabled_actions.includes(actionId)) {
           return yield* new Forbidden({

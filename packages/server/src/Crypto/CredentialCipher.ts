@@ -103,8 +103,12 @@ export class CredentialCipher extends Effect.Service<CredentialCipher>()("Switch
         catch: (error) => new CipherError({ message: `cannot decrypt credentials: ${(error as Error).message}` })
       })
 
+    /** A key for one purpose (e.g. signing cursors), derived so it never doubles as the cipher key. */
+    const derivedKey = (purpose: string) => Crypto.createHmac("sha256", current.key).update(`switchyard:${purpose}`).digest()
+
     return {
       currentKeyId: current.id,
+      derivedKey,
       seal,
       open,
       /** Whether a sealed value should be re-sealed under the current key. */

@@ -1,0 +1,86 @@
+import type { ApiError } from "@switchyard/api"
+import { Effect } from "effect"
+import { ActionRunner } from "../Actions/ActionRunner.js"
+import type { RawCall } from "../Provider/ProviderHttp.js"
+import { CursorCodec } from "./CursorCodec.js"
+import { parseFields, projectFields } from "./projectFields.js"
+
+export const UNIFIED_DEFAULT_PAGE_SIZE = 25
+
+/** A unified call, already decoded from the HTTP request. */
+export interface UnifiedCall {
+  readonly operationId: string
+  readonly accountId: string
+  readonly path?: Readonly<Record<string, string>> | undefined
+  /** `filter[...]` keys without the brackets. */
+  readonly filter?: Readonly<Record<string, unknown>> | undefined
+  /** `proxy[...]` keys without the brackets: passed to the provider request's query. */
+  readonly proxy?: Readonly<Record<string, unknown>> | undefined
+  readonly raw?: boolean | undefined
+  readonly fields?: string | undefined
+  readonly pageSize?: number | undefined
+  readonly next?: string | undefined
+  /** Deprecated paging and sync parameters, still honoured. */
+  readonly page?: string | undefined
+  readonly updatedAfter?: string | undefined
+  readonly syncToken?: string | undefined
+  readonly expand?: string | undefined
+  readonly include?: string | undefined
+  /** Other operation parameters, passed as inputs under their own names. */
+  readonly extra?: Readonly<Record<string, unknown>> | undefined
+  readonly body?: unknown
+}
+
+export interface UnifiedResult {
+  readonly data: unknown
+  readonly next: string | null
+  readonly raw: ReadonlyArray<RawCall> | null
+}
+
+/**
+ * Runs a unified operation through the account's connector: the action whose id is the
+ * operation id (501 when the connector has none), with inputs as the connector format
+ * describes (path ids, page_size, cursor, filter_<key>, proxy, body); then projects
+ * `fields` and wraps the provider cursor into a signed `next`.
+ */
+export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/UnifiedRunner", {
+  effect: Effect.gen(function*() {
+    const runner = yield* ActionRunner
+    const cursors = yield* CursorCodec
+
+    const run = (projectId: string, call: UnifiedCall): Effect.Effect<UnifiedResult, ApiError> =>
+      Effect.gen(function*() {
+        const filter: Record<string, unknown> = { ...call.filter }
+        if (call.updatedAfter !== undefined && filter.updated_after === undefined) filter.updated_after = call.updatedAfter
+        const cursor = call.next !== undefined && call.next !== ""
+          ? yield* cursors.decode(call.next, call.accountId, call.operationId)
+          : call.page
+        const inputs: Record<string, unknown> = {
+          ...call.extra,
+          ...call.path,
+          ...Object.fromEntries(Object.entries(filter).map(([key, value]) => [`filter_${key}`, value])),
+          page_size: call.pageSize ?? UNIFIED_DEFAULT_PAGE_SIZE,
+          ...(cursor === undefined ? {} : { cursor }),
+          ...(call.proxy === undefined || Object.keys(call.proxy).length === 0 ? {} : { proxy: call.proxy }),
+          ...(call.syncToken === undefined ? {} : { sync_token: call.syncToken }),
+          ...(call.expand === undefined ? {} : { expand: call.expand }),
+          ...(call.include === undefined ? {} : { include: call.include }),
+          ...(call.body === undefined ? {} : { body: call.body })
+        }
+        const result = yield* runner.execute(projectId, call.accountId, call.operationId, {}, {
+          kind: "unified",
+          inputs,
+          missingAction: "not_implemented"
+        })
+        return {
+          data: projectFields(result.data, parseFields(call.fields)),
+          next: cursors.encode(call.accountId, call.operationId, result.next),
+          raw: call.raw === true ? result.raw() : null
+        }
+      })
+
+    return { run } as const
+  }),
+  dependencies: [ActionRunner.Default, CursorCodec.Default]
+}) {}
+
