@@ -19,6 +19,10 @@ import {
 } from "./Errors.js"
 import { documentDecodeErrorsAsBadRequest } from "./OpenApiFixes.js"
 import { SystemGroup } from "./System.js"
+import { UnifiedAtsGroup } from "./Unified/Ats.js"
+import { documentOpenUnifiedRequestBodies } from "./Unified/Common.js"
+import { UnifiedHrisGroup } from "./Unified/Hris.js"
+import { UnifiedLmsGroup } from "./Unified/Lms.js"
 
 /** The whole Switchyard API: the server implements it, the client is derived from it. */
 export class Api extends HttpApi.make("switchyard")
@@ -27,6 +31,9 @@ export class Api extends HttpApi.make("switchyard")
   .add(ConnectorsGroup)
   .add(ConnectorProfilesGroup)
   .add(ActionsGroup)
+  .add(UnifiedAtsGroup)
+  .add(UnifiedHrisGroup)
+  .add(UnifiedLmsGroup)
   .addError(BadRequestBody)
   .addError(UnauthorizedBody)
   .addError(ForbiddenBody)
@@ -42,5 +49,5 @@ export class Api extends HttpApi.make("switchyard")
   .annotate(OpenApi.Title, "Switchyard")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(OpenApi.Description, "Self-hostable integration platform: accounts, connectors, actions and unified APIs")
-  .annotate(OpenApi.Transform, documentDecodeErrorsAsBadRequest)
+  .annotate(OpenApi.Transform, (spec) => documentOpenUnifiedRequestBodies(documentDecodeErrorsAsBadRequest(spec)))
 {}

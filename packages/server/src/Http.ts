@@ -13,12 +13,14 @@ import { Connectors } from "./Connectors/Connectors.js"
 import { ConnectorsHttpLive } from "./Connectors/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { SystemHttpLive } from "./SystemHttp.js"
+import { UnifiedHttpLive } from "./Unified/Http.js"
+import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive, ...UnifiedHttpLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default, UnifiedRunner.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

@@ -23,10 +23,11 @@ describe("scopeAllows", () => {
     expect(scopeAllows("accounts", "POST", "/actions/rpc")).toBe(false)
   })
 
-  it("gives Actions the action RPC and MCP only", () => {
+  it("gives Actions action execution only: the RPC, MCP and the unified operations", () => {
     expect(scopeAllows("actions", "POST", "/actions/rpc")).toBe(true)
     expect(scopeAllows("actions", "POST", "/mcp")).toBe(true)
+    expect(scopeAllows("actions", "GET", "/unified/ats/applications")).toBe(true)
     expect(scopeAllows("actions", "GET", "/v2/accounts")).toBe(false)
-    expect(scopeAllows("actions", "GET", "/unified/ats/applications")).toBe(false)
+    expect(scopeAllows("actions", "GET", "/v2/connectors")).toBe(false)
   })
 })

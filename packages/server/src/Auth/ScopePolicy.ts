@@ -5,7 +5,7 @@ const readMethods = new Set(["GET", "HEAD", "OPTIONS"])
 /** The path families each narrow scope may use (spec, Authentication: scopes). */
 const scopePaths: Record<Exclude<ApiKeyScope, "full_access" | "read_only">, ReadonlyArray<RegExp>> = {
   accounts: [/^\/v2\/accounts(\/|$)/],
-  actions: [/^\/actions\/rpc\/?$/, /^\/mcp\/?$/]
+  actions: [/^\/actions\/rpc\/?$/, /^\/mcp\/?$/, /^\/unified\//]
 }
 
 /** Whether a key with `scope` may make a `method` request to `path`. */
