@@ -1,4 +1,4 @@
-import { HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
@@ -142,6 +142,64 @@ layer(Server, { excludeTestServices: true })("unified API", (it) => {
       expect(response.headers["preference-applied"]).toBe("heartbeat")
       expect(response.text).toMatch(/^\n+\{/)
       expect(JSON.parse(response.text.trim()).data).toHaveLength(2)
+    }))
+
+  it.effect("downloads a document byte for byte with its media type, and as base64", () =>
+    Effect.gen(function*() {
+      const { ats, project, sandbox } = yield* setup
+      const auth = { authorization: `Basic ${Buffer.from(`${sandbox.ats.apiKey}:`).toString("base64")}` }
+      const apps = yield* Effect.promise(() =>
+        fetch(`${sandbox.ats.baseUrl}/applications?per_page=500`, { headers: auth }).then((r) =>
+          r.json() as Promise<Array<{ id: number; attachments: Array<{ filename: string; url: string }> }>>
+        )
+      )
+      const app = apps.find((candidate) => candidate.attachments.length > 0)!
+      const attachment = app.attachments[0]!
+      const expected = yield* Effect.promise(() => fetch(attachment.url).then(async (r) => Buffer.from(await r.arrayBuffer())))
+      const path = `/unified/ats/applications/${app.id}/documents/${encodeURIComponent(attachment.filename)}/download`
+      const request = (query: string) =>
+        send(HttpClientRequest.get(path + query).pipe(HttpClientRequest.setHeader("x-account-id", ats.id), withKey(project.key)))
+      const response = yield* HttpClient.execute(
+        HttpClientRequest.get(path).pipe(HttpClientRequest.setHeader("x-account-id", ats.id), withKey(project.key))
+      )
+      const binary = { status: response.status, bytes: Buffer.from(yield* response.arrayBuffer) }
+      expect(binary.status).toBe(200)
+      expect(binary.bytes.equals(expected)).toBe(true)
+      const base64 = yield* request("?format=base64")
+      expect(base64.status).toBe(200)
+      expect(Buffer.from(base64.text, "base64").equals(expected)).toBe(true)
+    }))
+
+  it.effect("updates an employee: the write answer, and the job title written to the current employment", () =>
+    Effect.gen(function*() {
+      const { project, sandbox } = yield* setup
+      const hris = yield* project.client.accounts.create_account({
+        payload: accountBody({
+          connector_key: "bamboohr",
+          credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+          settings: { base_url: sandbox.hris.baseUrl }
+        })
+      })
+      const auth = { authorization: `Basic ${Buffer.from(`${sandbox.hris.apiKey}:x`).toString("base64")}`, accept: "application/json" }
+      const directory = yield* Effect.promise(() =>
+        fetch(`${sandbox.hris.baseUrl}/employees/directory`, { headers: auth }).then((r) =>
+          r.json() as Promise<{ employees: Array<{ id: string }> }>
+        )
+      )
+      const employeeId = String(directory.employees[0]!.id)
+      const answer = yield* project.client.unified_hris.hris_update_employee({
+        headers: { "x-account-id": hris.id },
+        path: { id: employeeId },
+        payload: { first_name: "Grace", job_title: "Principal Engineer" }
+      })
+      expect(answer).toMatchObject({ statusCode: 200, message: expect.any(String) })
+      expect(Date.parse(answer.timestamp)).not.toBeNaN()
+      const after = yield* Effect.promise(() =>
+        fetch(`${sandbox.hris.baseUrl}/employees/${employeeId}?fields=firstName,jobTitle`, { headers: auth }).then((r) =>
+          r.json() as Promise<{ firstName: string; jobTitle: string }>
+        )
+      )
+      expect(after).toMatchObject({ firstName: "Grace", jobTitle: "Principal Engineer" })
     }))
 
   it.effect("lists an LMS user's assignments", () =>
