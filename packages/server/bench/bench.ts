@@ -1,7 +1,8 @@
 /*
  * `pnpm bench`: prints, in one run,
- *  1. requests/s and p50/p99 latency of an RPC list action (100 Greenhouse applications,
- *     mapped) through Switchyard against the sandbox, at 1 and 20 concurrent clients;
+ *  1. requests/s and p50/p99 latency of an RPC list action and of the unified list
+ *     (100 Greenhouse applications, mapped) through Switchyard against the sandbox, at 1, 20
+ *     and 50 concurrent clients;
  *  2. the same for calling the sandbox directly (what Switchyard adds is the difference);
  *  3. the mapping engine's records/s against a hand-written TypeScript mapper of the same fields.
  * Everything runs on this machine over loopback; figures are for comparison, not absolutes.
@@ -109,11 +110,20 @@ const main = async () => {
     if (response.status !== 200 || body.length !== 100) throw new Error(`sandbox answered ${response.status}`)
   }
 
-  console.log(`\nSwitchyard RPC vs the sandbox directly: ${REQUESTS} requests per row, 100 records each\n`)
-  for (const concurrency of [1, 20]) {
-    const viaSwitchyard = await measure("RPC ats_list_applications", concurrency, rpc)
+  const unified = async () => {
+    const response = await fetch(`${base}/unified/ats/applications?page_size=100`, { headers: { ...auth, "x-account-id": account.id } })
+    const body = await response.json() as { data: Array<unknown> }
+    if (response.status !== 200 || body.data.length !== 100) throw new Error(`unified list answered ${response.status}`)
+  }
+
+  console.log(`\nSwitchyard vs the sandbox directly: ${REQUESTS} requests per row, 100 records each\n`)
+  for (const concurrency of [1, 20, 50]) {
     const directly = await measure("sandbox GET /v1/applications", concurrency, direct)
-    console.log(`${"  added by Switchyard".padEnd(34)} c=${String(concurrency).padStart(2)}  p50 +${(viaSwitchyard["p50 ms"] - directly["p50 ms"]).toFixed(2)} ms  p99 +${(viaSwitchyard["p99 ms"] - directly["p99 ms"]).toFixed(2)} ms\n`)
+    for (const [label, call] of [["RPC ats_list_applications", rpc], ["GET /unified/ats/applications", unified]] as const) {
+      const viaSwitchyard = await measure(label, concurrency, call)
+      console.log(`${"  added by Switchyard".padEnd(34)} c=${String(concurrency).padStart(2)}  p50 +${(viaSwitchyard["p50 ms"] - directly["p50 ms"]).toFixed(2)} ms  p99 +${(viaSwitchyard["p99 ms"] - directly["p99 ms"]).toFixed(2)} ms`)
+    }
+    console.log("")
   }
 
   // Mapping: the shipped Greenhouse field configs over 100 real sandbox records.
