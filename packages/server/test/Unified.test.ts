@@ -170,6 +170,33 @@ layer(Server, { excludeTestServices: true })("unified API", (it) => {
       expect(Buffer.from(base64.text, "base64").equals(expected)).toBe(true)
     }))
 
+  it.effect("uploads a document through the unified endpoint, then downloads the same bytes", () =>
+    Effect.gen(function*() {
+      const { ats, project, sandbox } = yield* setup
+      const auth = { authorization: `Basic ${Buffer.from(`${sandbox.ats.apiKey}:`).toString("base64")}` }
+      const apps = yield* Effect.promise(() =>
+        fetch(`${sandbox.ats.baseUrl}/applications?per_page=50&status=active`, { headers: auth }).then((r) =>
+          r.json() as Promise<Array<{ id: number }>>
+        )
+      )
+      const appId = String(apps[0]!.id)
+      const content = new TextEncoder().encode("Portfolio notes, uploaded through Switchyard\n")
+      const answer = yield* project.client.unified_ats.ats_upload_application_document({
+        headers: { "x-account-id": ats.id },
+        path: { id: appId },
+        payload: { name: "switchyard-notes.txt", file_format: { value: "txt" }, content, category: { value: "other" } }
+      })
+      expect(answer).toMatchObject({ statusCode: 201 })
+      const response = yield* HttpClient.execute(
+        HttpClientRequest.get(`/unified/ats/applications/${appId}/documents/switchyard-notes.txt/download`).pipe(
+          HttpClientRequest.setHeader("x-account-id", ats.id),
+          withKey(project.key)
+        )
+      )
+      expect(response.status).toBe(200)
+      expect(Buffer.from(yield* response.arrayBuffer).equals(Buffer.from(content))).toBe(true)
+    }))
+
   it.effect("updates an employee: the write answer, and the job title written to the current employment", () =>
     Effect.gen(function*() {
       const { project, sandbox } = yield* setup

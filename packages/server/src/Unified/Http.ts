@@ -8,6 +8,7 @@ import {
   UnifiedLmsGroup
 } from "@switchyard/api"
 import { Effect, type Layer } from "effect"
+import { jsonSafe } from "../Actions/jsonSafe.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { kindOf, type UnifiedKind, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
 
@@ -47,7 +48,8 @@ const toCall = (operationId: string, request: UnifiedRequest): UnifiedCall => {
       ...(params.format === undefined ? {} : { format: params.format }),
       ...(params.export_format === undefined ? {} : { export_format: params.export_format })
     },
-    body: request.payload
+    // Decoded bodies may hold bytes (uploads); connectors speak JSON, so they get base64 back.
+    body: request.payload === undefined ? undefined : jsonSafe(request.payload)
   }
 }
 
