@@ -1,8 +1,7 @@
 import { expect, layer } from "@effect/vitest"
-import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { type Json, SandboxLive, SandboxProviders, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -13,7 +12,6 @@ import { TestServer } from "./support/TestServer.js"
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(7))
 
-type Json = Record<string, any>
 
 interface RpcPayload {
   readonly action: string
@@ -78,19 +76,6 @@ const setup = Effect.gen(function*() {
   return { sandbox, greenhouse, bamboohr, talentlms, rpc, all }
 })
 
-/** The sandbox read directly, as its own API answers (Basic auth with the provider key). */
-const direct = (sandbox: Sandbox, provider: "ats" | "hris" | "lms", path: string) =>
-  Effect.promise(async () => {
-    const key = sandbox[provider].apiKey
-    const response = await fetch(`${sandbox[provider].baseUrl}${path}`, {
-      headers: {
-        authorization: `Basic ${Buffer.from(`${key}:${provider === "hris" ? "x" : ""}`).toString("base64")}`,
-        accept: "application/json"
-      }
-    })
-    if (!response.ok) throw new Error(`sandbox ${provider} ${path} answered ${response.status}`)
-    return (await response.json()) as any
-  })
 
 const bytesAt = (url: string) =>
   Effect.promise(async () => {
@@ -233,17 +218,7 @@ layer(Server, { excludeTestServices: true })("built-in connectors over the actio
         rawChanges.filter((change) => change.type === "stage_change").map((change) => String(change.id))
       )
 
-      let noteApp = ""
-      let rawNote: Json | undefined
-      for (const application of (yield* direct(sandbox, "ats", "/applications?per_page=20")) as Array<Json>) {
-        const notes = (yield* direct(sandbox, "ats", `/applications/${application.id}/notes`)) as Array<Json>
-        if (notes.length > 0) {
-          noteApp = String(application.id)
-          rawNote = notes[0]
-          break
-        }
-      }
-      if (rawNote === undefined) throw new Error("no application with notes in the sandbox")
+      const { applicationId: noteApp, note: rawNote } = yield* applicationWithNote(sandbox)
       const note = yield* rpc(greenhouse.id, { action: "ats_get_application_note", path: { id: noteApp, subResourceId: String(rawNote.id) } })
       expect(note.data).toMatchObject({ id: String(rawNote.id), content: [{ body: rawNote.body }], author_id: String(rawNote.user.id) })
       yield* rpc(greenhouse.id, {

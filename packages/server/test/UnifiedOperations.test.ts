@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { type Json, SandboxLive, SandboxProviders, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
@@ -15,7 +15,6 @@ import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(13))
 
-type Json = Record<string, any>
 
 const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
@@ -43,19 +42,6 @@ const setup = Effect.gen(function*() {
   return { sandbox, project, client, ats, hris, atsHeaders, hrisHeaders }
 })
 
-/** The sandbox read directly, as its own API answers (Basic auth with the provider key). */
-const direct = (sandbox: Sandbox, provider: "ats" | "hris", path: string) =>
-  Effect.promise(async () => {
-    const key = sandbox[provider].apiKey
-    const response = await fetch(`${sandbox[provider].baseUrl}${path}`, {
-      headers: {
-        authorization: `Basic ${Buffer.from(`${key}:${provider === "hris" ? "x" : ""}`).toString("base64")}`,
-        accept: "application/json"
-      }
-    })
-    if (!response.ok) throw new Error(`sandbox ${provider} ${path} answered ${response.status}`)
-    return (await response.json()) as any
-  })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
 
@@ -167,17 +153,7 @@ layer(Server, { excludeTestServices: true })("unified operations through the der
   it.effect("ats_get_application_note and ats_update_application_note", () =>
     Effect.gen(function*() {
       const { atsHeaders, client, sandbox } = yield* setup
-      let noteApp = ""
-      let rawNote: Json | undefined
-      for (const application of (yield* direct(sandbox, "ats", "/applications?per_page=20")) as Array<Json>) {
-        const notes = (yield* direct(sandbox, "ats", `/applications/${application.id}/notes`)) as Array<Json>
-        if (notes.length > 0) {
-          noteApp = String(application.id)
-          rawNote = notes[0]
-          break
-        }
-      }
-      if (rawNote === undefined) throw new Error("no application with notes in the sandbox")
+      const { applicationId: noteApp, note: rawNote } = yield* applicationWithNote(sandbox)
       const noteId = String(rawNote.id)
       const note: Json = yield* client.unified_ats.ats_get_application_note({
         headers: atsHeaders,

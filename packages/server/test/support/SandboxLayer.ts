@@ -12,3 +12,30 @@ export const SandboxLive = (seed = 7) =>
       (sandbox) => Effect.promise(() => sandbox.close())
     )
   )
+
+/** A provider record as the sandbox's own API answers it. */
+export type Json = Record<string, any>
+
+/** The sandbox read directly, as its own API answers (Basic auth with the provider key). */
+export const direct = (sandbox: Sandbox, provider: "ats" | "hris" | "lms", path: string) =>
+  Effect.promise(async () => {
+    const key = sandbox[provider].apiKey
+    const response = await fetch(`${sandbox[provider].baseUrl}${path}`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${key}:${provider === "hris" ? "x" : ""}`).toString("base64")}`,
+        accept: "application/json"
+      }
+    })
+    if (!response.ok) throw new Error(`sandbox ${provider} ${path} answered ${response.status}`)
+    return (await response.json()) as any
+  })
+
+/** The first of the early applications that has a note, with that note. */
+export const applicationWithNote = (sandbox: Sandbox) =>
+  Effect.gen(function*() {
+    for (const application of (yield* direct(sandbox, "ats", "/applications?per_page=20")) as Array<Json>) {
+      const notes = (yield* direct(sandbox, "ats", `/applications/${application.id}/notes`)) as Array<Json>
+      if (notes.length > 0) return { applicationId: String(application.id), note: notes[0] as Json }
+    }
+    throw new Error("no application with notes in the sandbox")
+  })
