@@ -98,10 +98,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         Effect.orDie
       )
 
-    /** The sealed credentials of an account, read only when a call needs them. */
-    const sealedCredentials = (projectId: string, id: string) =>
-      sql<{ ciphertext: string; key_id: string }>`
-        SELECT credentials_ciphertext AS ciphertext, credentials_key_id AS key_id FROM accounts
+    /** An account with its sealed credentials, in one read, for calls that run against the provider. */
+    const findWithCredentials = (projectId: string, id: string) =>
+      sql<AccountRow & { readonly credentials_ciphertext: string; readonly credentials_key_id: string }>`
+        SELECT ${columns}, credentials_ciphertext, credentials_key_id FROM accounts
         WHERE project_id = ${projectId} AND id = ${id}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie
@@ -149,6 +149,6 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         FROM (VALUES ${sql.csv(entries.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`))}) AS v(id, at)
         WHERE a.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
 
-    return { insert, list, find, sealedCredentials, updateStatus, remove, filterValues, recordLastRequests } as const
+    return { insert, list, find, findWithCredentials, updateStatus, remove, filterValues, recordLastRequests } as const
   })
 }) {}

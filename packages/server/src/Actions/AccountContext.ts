@@ -32,9 +32,10 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
 
     const resolve = (projectId: string, accountId: string) =>
       Effect.gen(function*() {
-        const found = yield* accounts.find(projectId, accountId)
+        const found = yield* accounts.findWithCredentials(projectId, accountId)
         if (Option.isNone(found)) return yield* new NotFound({ message: `Account ${accountId} not found` })
-        const account = found.value
+        // The sealed credentials stay here; the context carries only their opened form.
+        const { credentials_ciphertext, credentials_key_id, ...account } = found.value
         if (blockedStatuses.has(account.status)) {
           return yield* new PreconditionFailed({ message: `Account ${accountId} is ${account.status}` })
         }
@@ -61,8 +62,10 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           })
         }
         const connector = yield* registry.load(version.value)
-        const sealed = yield* accounts.sealedCredentials(projectId, accountId).pipe(Effect.flatMap(Effect.orDie))
-        const credentials = yield* cipher.open({ keyId: sealed.key_id, ciphertext: sealed.ciphertext }).pipe(Effect.orDie)
+        const credentials = yield* cipher.open({
+          keyId: credentials_key_id,
+          ciphertext: credentials_ciphertext
+        }).pipe(Effect.orDie)
         return {
           account,
           profile,
