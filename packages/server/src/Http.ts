@@ -12,15 +12,17 @@ import { ConnectorProfilesHttpLive } from "./ConnectorProfiles/Http.js"
 import { Connectors } from "./Connectors/Connectors.js"
 import { ConnectorsHttpLive } from "./Connectors/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
+import { AccountTools } from "./Mcp/AccountTools.js"
+import { McpEndpointLive } from "./Mcp/McpEndpoint.js"
 import { SystemHttpLive } from "./SystemHttp.js"
 import { UnifiedHttpLive } from "./Unified/Http.js"
 import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive, ...UnifiedHttpLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default, UnifiedRunner.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

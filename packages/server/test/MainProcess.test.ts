@@ -76,6 +76,15 @@ describe("the server process", () => {
     const listed = await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(10_000) })
     expect(listed.status).toBe(200)
     expect(await listed.json()).toEqual([])
+    // /mcp sits beside the HttpApi on the router: mounted in the real server too.
+    const mcp = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: "{}",
+      signal: AbortSignal.timeout(10_000)
+    })
+    expect(mcp.status).toBe(400)
+    expect(((await mcp.json()) as { message: string }).message).toContain("x-account-id")
 
     // The CLI reaches the running server's embedded database.
     const projects = await runCli(["projects", "list"], environment)

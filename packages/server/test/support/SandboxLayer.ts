@@ -1,5 +1,7 @@
+import type { CreateAccount } from "@switchyard/api"
 import { type Sandbox, startSandbox } from "@switchyard/sandbox"
 import { Context, Effect, Layer } from "effect"
+import { accountBody } from "./Fixtures.js"
 
 export class SandboxProviders extends Context.Tag("Test/SandboxProviders")<SandboxProviders, Sandbox>() {}
 
@@ -12,6 +14,15 @@ export const SandboxLive = (seed = 7) =>
       (sandbox) => Effect.promise(() => sandbox.close())
     )
   )
+
+/** A Greenhouse account on the sandbox's ATS, e.g. with a connector profile in `overrides`. */
+export const sandboxGreenhouseAccount = (sandbox: Sandbox, overrides: Partial<CreateAccount> = {}) =>
+  accountBody({
+    connector_key: "greenhouse",
+    credentials: { apiKey: sandbox.ats.apiKey },
+    settings: { base_url: sandbox.ats.baseUrl },
+    ...overrides
+  })
 
 /** A provider record as the sandbox's own API answers it. */
 export type Json = Record<string, any>

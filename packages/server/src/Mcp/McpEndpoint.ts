@@ -1,0 +1,105 @@
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Authentication, BadRequest, basic } from "@switchyard/api"
+import { type Context, Effect, Runtime } from "effect"
+import { type AccountToolset, AccountTools } from "./AccountTools.js"
+
+/*
+ * `/mcp`: MCP over Streamable HTTP, stateless (every POST stands alone, answered as JSON).
+ * It sits on the router beside the HttpApi, so the groups' authentication middleware does
+ * not cover it: the same Authentication service runs here by hand. Everything decided
+ * before MCP starts (key, scope, account id, account state) answers as an HTTP error in the
+ * house shape; what goes wrong inside a tool call is a tool error.
+ */
+
+export const MCP_PATH = "/mcp"
+const SERVER_INFO = { name: "switchyard", version: "0.1.0" } as const
+const MAX_ACCOUNT_ID = 200
+
+/** The API key by HTTP Basic, as every API call; a 401 names the scheme to use. */
+const authenticate = (authentication: Context.Tag.Service<Authentication>) =>
+  Effect.flatMap(HttpApiBuilder.securityDecode(basic), (credential) =>
+    authentication.basic(credential).pipe(
+      Effect.tapErrorTag("Unauthorized", () =>
+        HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", `Basic realm="switchyard"`))
+        ))
+    ))
+
+/** The account from the `x-account-id` header, or the query parameter for clients that cannot set headers. */
+const accountIdOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const header = request.headers["x-account-id"]
+  const accountId = header !== undefined && header !== ""
+    ? header
+    : new URL(request.url, "http://switchyard").searchParams.get("x-account-id") ?? ""
+  if (accountId === "") {
+    return Effect.fail(new BadRequest({ message: "x-account-id is required (a header, or ?x-account-id= in the URL)" }))
+  }
+  if (accountId.length > MAX_ACCOUNT_ID) {
+    return Effect.fail(new BadRequest({ message: `x-account-id must be at most ${MAX_ACCOUNT_ID} characters` }))
+  }
+  return Effect.succeed(accountId)
+}
+
+/** Stateless: no SSE stream to open with GET and no session to end with DELETE. */
+const methodNotAllowed = (method: string) =>
+  HttpServerResponse.unsafeJson(
+    {
+      statusCode: 405,
+      message: `${method} ${MCP_PATH} is not supported: this MCP server is stateless, send JSON-RPC with POST`,
+      timestamp: new Date().toISOString()
+    },
+    { status: 405, headers: { allow: "POST" } }
+  )
+
+/** A fresh SDK server for one request, knowing only this account's tools. */
+const mcpServer = (toolset: AccountToolset, runtime: Runtime.Runtime<never>) => {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolset.tools] }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params
+    const result = await Runtime.runPromise(runtime, toolset.call(name, args ?? {}), { signal: extra.signal })
+    if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`)
+    return result
+  })
+  return server
+}
+
+/** One MCP exchange through the SDK's web-standard transport. */
+const exchange = (request: HttpServerRequest.HttpServerRequest, toolset: AccountToolset) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    const webRequest = yield* HttpServerRequest.toWeb(request)
+    const response = yield* Effect.acquireUseRelease(
+      Effect.sync(() => ({
+        server: mcpServer(toolset, runtime),
+        // stateless: `sessionIdGenerator` left out (undefined)
+        transport: new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+      })),
+      ({ server, transport }) =>
+        Effect.promise(async () => {
+          await server.connect(transport)
+          return transport.handleRequest(webRequest)
+        }),
+      ({ server }) => Effect.promise(() => server.close())
+    )
+    return HttpServerResponse.fromWeb(response)
+  })
+
+export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const tools = yield* AccountTools
+    const authentication = yield* Authentication
+    const handler = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const caller = yield* authenticate(authentication)
+      if (request.method !== "POST") return methodNotAllowed(request.method)
+      const accountId = yield* accountIdOf(request)
+      const toolset = yield* tools.forAccount(caller.projectId, accountId)
+      return yield* exchange(request, toolset)
+    })
+    yield* router.all(MCP_PATH, handler)
+  })
+)
