@@ -78,6 +78,7 @@ const exchange = (request: HttpServerRequest.HttpServerRequest, toolset: Account
         // stateless: `sessionIdGenerator` left out (undefined)
         transport: new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
       })),
+      // a caller gone interrupts this; closing the server then aborts its running tool calls
       ({ server, transport }) =>
         Effect.promise(async () => {
           await server.connect(transport)
