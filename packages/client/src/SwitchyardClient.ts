@@ -1,30 +1,69 @@
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api } from "@switchyard/api"
-import { Config, Effect, Redacted } from "effect"
+import { Config, Duration, Effect, identity, Redacted } from "effect"
+import { hideCredentials } from "./hideCredentials.js"
+import { defaultRetryPolicy, type RetryPolicy } from "./RetryPolicy.js"
+import { retryTransient } from "./retryTransient.js"
 
 export interface ClientOptions {
   /** The API key; sent as the Basic auth username with an empty password. */
   readonly apiKey: Redacted.Redacted | string
   /** Where the server listens, e.g. `http://127.0.0.1:4000`; omit when the HttpClient already targets it. */
-  readonly baseUrl?: string | undefined
+  readonly baseUrl?: URL | string | undefined
+  /**
+   * Retries of 429 and 408 answers (see `RetryPolicy`). Omitted, the bare derived client is
+   * made, answering every status as it came; `SwitchyardClient` and `createSwitchyardClient`
+   * retry by default.
+   */
+  readonly retry?: Partial<RetryPolicy> | undefined
 }
 
-/** The typed client derived from the shared `Api` definition. */
+/** The typed client derived from the shared `Api` definition, over the HttpClient in context. */
 export const makeClient = (options: ClientOptions) => {
-  const key = typeof options.apiKey === "string" ? options.apiKey : Redacted.value(options.apiKey)
+  const apiKey = typeof options.apiKey === "string" ? Redacted.make(options.apiKey) : options.apiKey
+  const retry = options.retry === undefined ? identity : retryTransient({ ...defaultRetryPolicy, ...options.retry })
   return HttpApiClient.make(Api, {
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    transformClient: HttpClient.mapRequest(HttpClientRequest.basicAuth(key, ""))
+    transformClient: (client) =>
+      HttpClient.mapRequest(client, (request) => HttpClientRequest.basicAuth(request, Redacted.value(apiKey), "")).pipe(
+        retry,
+        // Transport errors arise here, unexpected statuses when the answer is decoded: both carry the request.
+        HttpClient.transform((send) => Effect.mapError(send, hideCredentials))
+      ),
+    transformResponse: Effect.mapError(hideCredentials)
   })
 }
 
 export type Client = Effect.Effect.Success<ReturnType<typeof makeClient>>
 
-/** The client as a service, configured from `SWITCHYARD_BASE_URL` and `SWITCHYARD_API_KEY`. */
-export class SwitchyardClient extends Effect.Service<SwitchyardClient>()("Switchyard/Client", {
-  effect: Effect.gen(function*() {
-    const baseUrl = yield* Config.string("SWITCHYARD_BASE_URL")
-    const apiKey = yield* Config.redacted("SWITCHYARD_API_KEY")
-    return yield* makeClient({ apiKey, baseUrl })
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `must be between ${min} and ${max}`, validation: (n) => n >= min && n <= max }),
+    Config.withDefault(fallback)
+  )
+
+/** The client's settings; the key stays `Redacted`, so printing the config never shows it. */
+export const SwitchyardClientConfig = Config.all({
+  baseUrl: Config.url("SWITCHYARD_BASE_URL"),
+  apiKey: Config.redacted("SWITCHYARD_API_KEY"),
+  retry: Config.all({
+    maxAttempts: boundedInteger("SWITCHYARD_RETRY_MAX_ATTEMPTS", 1, 10, defaultRetryPolicy.maxAttempts),
+    maxDelay: boundedInteger(
+      "SWITCHYARD_RETRY_MAX_DELAY_SECONDS",
+      0,
+      3600,
+      Duration.toSeconds(defaultRetryPolicy.maxDelay)
+    ).pipe(Config.map(Duration.seconds))
   })
+})
+
+/**
+ * The client as a service, configured from `SWITCHYARD_BASE_URL` and `SWITCHYARD_API_KEY`
+ * (plus the optional `SWITCHYARD_RETRY_MAX_ATTEMPTS`, default 4, and
+ * `SWITCHYARD_RETRY_MAX_DELAY_SECONDS`, default 30). `SwitchyardClient.Default` sends with
+ * `fetch`; `SwitchyardClient.DefaultWithoutDependencies` uses the `HttpClient` you provide.
+ */
+export class SwitchyardClient extends Effect.Service<SwitchyardClient>()("Switchyard/Client", {
+  effect: Effect.flatMap(SwitchyardClientConfig, makeClient),
+  dependencies: [FetchHttpClient.layer]
 }) {}

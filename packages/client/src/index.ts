@@ -1,1 +1,5 @@
+export * from "./paginate.js"
+export * from "./promiseClient.js"
+export * from "./RetryPolicy.js"
+export * from "./retryTransient.js"
 export * from "./SwitchyardClient.js"

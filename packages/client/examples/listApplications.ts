@@ -1,0 +1,39 @@
+/**
+ * Lists the applications of one linked account, following `next` page after page, and
+ * explains a 412 (the account is suspended, expired or disabled, or its integration is off).
+ *
+ *   SWITCHYARD_BASE_URL=http://127.0.0.1:4000 SWITCHYARD_API_KEY=swy_... \
+ *     tsx packages/client/examples/listApplications.ts <account-id>
+ */
+import { paginate, SwitchyardClient } from "@switchyard/client"
+import { Console, Effect, Stream } from "effect"
+
+const listApplications = (accountId: string) =>
+  Effect.gen(function*() {
+    const client = yield* SwitchyardClient
+    const count = yield* paginate((cursor) =>
+      client.unified_ats.ats_list_applications({
+        headers: { "x-account-id": accountId },
+        urlParams: { page_size: 100, ...cursor }
+      })
+    ).pipe(
+      Stream.tap((application) => Console.log(`${application.id}\t${application.status?.value ?? "-"}`)),
+      Stream.runCount
+    )
+    yield* Console.log(`${count} applications`)
+  }).pipe(
+    Effect.catchTag("PreconditionFailed", (error) =>
+      Console.error(`Account ${accountId} cannot be used right now: ${error.message}`)),
+    Effect.catchTag("NotFound", () => Console.error(`No account ${accountId} in this project`))
+  )
+
+const accountId = process.argv[2]
+if (accountId === undefined) {
+  console.error("usage: listApplications.ts <account-id>")
+  process.exit(2)
+}
+
+Effect.runPromise(listApplications(accountId).pipe(Effect.provide(SwitchyardClient.Default))).catch((error) => {
+  console.error(String(error))
+  process.exit(1)
+})

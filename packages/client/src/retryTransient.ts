@@ -1,0 +1,33 @@
+import { HttpClient, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { parseRetryAfter, retryDelay, type RetryPolicy } from "./RetryPolicy.js"
+
+const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
+
+/**
+ * 429: the server refused the call, so any call may be sent again. 408: the server's deadline
+ * passed while the call may have been under way, so only calls safe to repeat are: idempotent
+ * methods, or writes carrying an `Idempotency-Key` (the server answers those once).
+ */
+export const isTransient = (request: HttpClientRequest.HttpClientRequest, status: number) =>
+  status === 429 ||
+  (status === 408 && (idempotentMethods.has(request.method) || request.headers["idempotency-key"] !== undefined))
+
+/**
+ * Retries transient answers at the HttpClient level, where the `Retry-After` header is still
+ * visible (error bodies do not carry it). When the attempts run out, or the server asks for a
+ * longer wait than the policy allows, the last answer goes on to be decoded into its typed
+ * error (`TooManyRequests`, `RequestTimeout`).
+ */
+export const retryTransient = (policy: RetryPolicy) => <E, R>(client: HttpClient.HttpClient.With<E, R>) =>
+  HttpClient.transform(client, (send, request) => {
+    const attempt = (n: number): Effect.Effect<HttpClientResponse.HttpClientResponse, E, R> =>
+      Effect.flatMap(send, (response) => {
+        if (!isTransient(request, response.status)) return Effect.succeed(response)
+        const wait = retryDelay(policy, n, parseRetryAfter(response.headers["retry-after"]))
+        if (wait === undefined) return Effect.succeed(response)
+        // Read the refused answer's small body so its connection is released before waiting.
+        return response.text.pipe(Effect.ignore, Effect.zipRight(Effect.sleep(wait)), Effect.zipRight(attempt(n + 1)))
+      })
+    return attempt(0)
+  })
