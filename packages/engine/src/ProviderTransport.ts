@@ -1,4 +1,4 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, Data, type Effect, type Stream } from "effect"
 
 /** One HTTP call to a provider, fully resolved (absolute URL, auth applied). */
 export interface ProviderRequest {
@@ -10,8 +10,12 @@ export interface ProviderRequest {
     | { readonly _tag: "Form"; readonly value: Readonly<Record<string, string>> }
     | { readonly _tag: "Bytes"; readonly value: Uint8Array; readonly contentType: string }
     | undefined
-  /** `bytes` for file downloads; `json` (default) parses JSON and falls back to text. */
-  readonly responseType?: "json" | "bytes" | undefined
+  /**
+   * `json` (default) parses JSON and falls back to text; `bytes` reads a file whole; `stream`
+   * answers a 2xx body as a `StreamedBody` read from the socket as it is consumed (other
+   * statuses are read bounded and parsed like `json`, so provider error messages survive).
+   */
+  readonly responseType?: "json" | "bytes" | "stream" | undefined
   /** Values that must never appear in a capture, a log line or an error (credential values). */
   readonly secrets: ReadonlyArray<string>
 }
@@ -19,8 +23,28 @@ export interface ProviderRequest {
 export interface ProviderResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  /** Parsed JSON, text when the body is not JSON, `Uint8Array` for `responseType: "bytes"`. */
+  /**
+   * Parsed JSON, text when the body is not JSON, `Uint8Array` for `responseType: "bytes"`,
+   * `StreamedBody` for a 2xx answer to `responseType: "stream"`.
+   */
   readonly body: unknown
+}
+
+/**
+ * A provider body not read yet: the bytes arrive as `stream` is run (once). Running it to its
+ * end, failing or interrupting it releases the connection. Never buffered by the transport;
+ * its summary stands in for it wherever calls are shown or logged.
+ */
+export class StreamedBody {
+  readonly _tag = "StreamedBody"
+  constructor(
+    readonly stream: Stream.Stream<Uint8Array, ProviderTransportError>,
+    /** The provider's Content-Length, when it sent one. */
+    readonly contentLength: number | undefined
+  ) {}
+  toJSON(): string {
+    return this.contentLength === undefined ? "<stream>" : `<stream of ${this.contentLength} bytes>`
+  }
 }
 
 /**

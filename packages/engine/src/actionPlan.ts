@@ -183,7 +183,13 @@ export type StepKind =
   }
   | { readonly _tag: "static_values"; readonly values: Evaluator }
   | { readonly _tag: "group_data"; readonly stepIds: ReadonlyArray<string>; readonly isSingleRecord: boolean }
-  | { readonly _tag: "download_file"; readonly http: HttpPlan }
+  | {
+    readonly _tag: "download_file"
+    readonly http: HttpPlan
+    /** The connector's declared media type and file name; the provider's headers otherwise. */
+    readonly contentType: Evaluator | undefined
+    readonly fileName: Evaluator | undefined
+  }
   | {
     readonly _tag: "upload_file"
     readonly http: HttpPlan
@@ -377,7 +383,12 @@ const compileStep = (
       }
       break
     case "download_file":
-      kind = { _tag: "download_file", http: compileHttp(parameters, parametersPath, compiled) }
+      kind = {
+        _tag: "download_file",
+        http: compileHttp(parameters, parametersPath, compiled),
+        contentType: param("contentType"),
+        fileName: param("fileName")
+      }
       break
     case "upload_file":
       kind = {

@@ -1,3 +1,6 @@
+import { FileDownload } from "./FileDownload.js"
+import { StreamedBody } from "./ProviderTransport.js"
+
 /*
  * Secrets are removed from everything the runner reports (error URLs, bodies, headers,
  * messages). The transport gets the same list in `ProviderRequest.secrets`.
@@ -56,6 +59,7 @@ export const redactValue = (value: unknown, forms: ReadonlyArray<string>): unkno
       return redactText(cut, forms)
     }
     if (current instanceof Uint8Array) return `[${current.byteLength} bytes]`
+    if (current instanceof StreamedBody || current instanceof FileDownload) return current.toJSON()
     if (typeof current !== "object" || current === null) return current
     if (depth >= MAX_REPORTED_DEPTH) return "[truncated]"
     if (Array.isArray(current)) return current.map((item) => visit(item, depth + 1))

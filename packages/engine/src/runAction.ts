@@ -1,4 +1,4 @@
-import { type Context, Duration, Effect, Either } from "effect"
+import { type Context, Duration, Effect, Either, Stream } from "effect"
 import { validateInputs } from "./actionInputs.js"
 import {
   type ActionPlan,
@@ -16,7 +16,14 @@ import { ContextScope, type Evaluator, type ExpressionBounds, ExpressionError, i
 import { mapRange, mapRecord } from "./mapping.js"
 import { parseMcpResponse } from "./mcp.js"
 import type { ParsedConnector } from "./parseConnector.js"
-import { type ProviderRequest, type ProviderResponse, ProviderTransport, ProviderTransportError } from "./ProviderTransport.js"
+import { FileDownload } from "./FileDownload.js"
+import {
+  type ProviderRequest,
+  type ProviderResponse,
+  ProviderTransport,
+  ProviderTransportError,
+  StreamedBody
+} from "./ProviderTransport.js"
 import { collectSecrets, redactHeaders, redactText, redactValue, secretForms } from "./redact.js"
 import {
   type ActionError,
@@ -71,6 +78,12 @@ export interface RunContext {
   readonly authMethod?: string | undefined
   /** Where client-credentials tokens are cached; default one cache per process. */
   readonly tokenCache?: TokenCache | undefined
+  /**
+   * How `download_file` yields the file: `bytes` (default) reads it whole into a
+   * `Uint8Array`; `stream` passes a `FileDownload` through without reading it, for callers
+   * that send the bytes on as they arrive.
+   */
+  readonly downloads?: "bytes" | "stream" | undefined
 }
 
 export interface ActionOutput {
@@ -98,7 +111,7 @@ interface BuiltRequest {
   readonly url: URL
   readonly headers: Record<string, string>
   readonly body: ProviderRequest["body"]
-  readonly responseType?: "json" | "bytes" | undefined
+  readonly responseType?: ProviderRequest["responseType"]
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -880,18 +893,32 @@ class Run {
     })
   }
 
-  download(step: StepPlan, http: HttpPlan): Effect.Effect<StepOutput, ActionError> {
+  download(step: StepPlan, kind: Extract<StepKind, { _tag: "download_file" }>): Effect.Effect<StepOutput, ActionError> {
+    const streamed = this.run.downloads === "stream"
     return Effect.gen(this, function*() {
       const built = yield* this.sync(step, () => ({
-        ...this.buildRequest(step, http, { method: "GET", proxy: false }),
-        responseType: "bytes" as const
+        ...this.buildRequest(step, kind.http, { method: "GET", proxy: false }),
+        responseType: streamed ? "stream" as const : "bytes" as const
       }))
       const response = yield* this.send(step, built)
       return yield* this.sync(step, () => {
-        this.checkResponse(step, http, built, response)
-        const contentType = header(response.headers, "content-type") ?? "application/octet-stream"
-        const fileName = fileNameOf(header(response.headers, "content-disposition"))
-        const output: StepOutput = { data: toBytes(response.body), contentType, status: response.status }
+        this.checkResponse(step, kind.http, built, response)
+        const declared = (evaluator: Evaluator | undefined) => {
+          const value = evaluator?.(this.scope)
+          return typeof value === "string" && value !== "" ? value : undefined
+        }
+        const contentType = declared(kind.contentType) ?? header(response.headers, "content-type") ??
+          "application/octet-stream"
+        const fileName = declared(kind.fileName) ?? fileNameOf(header(response.headers, "content-disposition"))
+        let data: Uint8Array | FileDownload
+        if (streamed && response.body instanceof StreamedBody) {
+          data = new FileDownload(response.body.stream, contentType, fileName, response.body.contentLength)
+        } else {
+          const bytes = toBytes(response.body)
+          // a transport that answered a streamed download with bytes is passed on as one chunk
+          data = streamed ? new FileDownload(Stream.succeed(bytes), contentType, fileName, bytes.byteLength) : bytes
+        }
+        const output: StepOutput = { data, contentType, status: response.status }
         if (fileName !== undefined) output.fileName = fileName
         return output
       })
@@ -1037,7 +1064,7 @@ class Run {
       case "group_data":
         return this.groupData(step, kind)
       case "download_file":
-        return deadline(this.download(step, kind.http))
+        return deadline(this.download(step, kind))
       case "upload_file":
         return deadline(this.upload(step, kind))
       case "mcp_request":
@@ -1078,7 +1105,9 @@ class Run {
       if (this.plan.resultData !== undefined) data = this.plan.resultData(this.scope)
       else if (last?.plan.kind._tag === "download_file") {
         const { contentType, data: bytes, fileName } = last.output
-        data = fileName === undefined ? { data: bytes, contentType } : { data: bytes, contentType, fileName }
+        // a streamed file carries its media type and name itself
+        if (bytes instanceof FileDownload) data = bytes
+        else data = fileName === undefined ? { data: bytes, contentType } : { data: bytes, contentType, fileName }
       } else data = last?.output.data
       let next = this.plan.resultNext !== undefined
         ? this.plan.resultNext(this.scope)

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Fiber, TestClock } from "effect"
+import { Effect, Either, Exit, Fiber, Stream, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import {
   ActionDefinitionError,
+  FileDownload,
   ProviderTransportError,
   type ParsedConnector,
   planAction,
   type RunContext,
   runAction,
+  StreamedBody,
   TokenCache,
   UNMAPPED_ENUM_VALUE
 } from "../src/index.js"
@@ -572,6 +574,20 @@ describe("runAction: other step functions", () => {
               parameters:
                 url: /files/\${inputs.id}/content
                 method: get
+      - actionId: download_declared
+        actionType: get
+        label: Download with a declared media type
+        steps:
+          - stepId: file
+            stepFunction:
+              functionName: download_file
+              parameters:
+                url: /report
+                method: get
+                contentType: text/csv
+                fileName: report.csv
+        result:
+          data: $.steps.file.output.data
       - actionId: upload
         actionType: create
         label: Upload
@@ -625,6 +641,45 @@ describe("runAction: other step functions", () => {
       expect(requests[0]!.responseType).toBe("bytes")
       expect(requests[0]!.url).toBe("https://api.example.com/files/42/content")
       expect(output.data).toEqual({ data: bytes, contentType: "application/pdf", fileName: "cv.pdf" })
+    }))
+
+  it.effect("streamed downloads pass the provider's stream through unread, with its media type and name", () =>
+    Effect.gen(function*() {
+      let pulled = 0
+      const chunks = [new Uint8Array([1, 2]), new Uint8Array([3]), new Uint8Array([250])]
+      const stream = Stream.fromIterable(chunks).pipe(Stream.tap(() => Effect.sync(() => pulled++)))
+      const { output, requests } = yield* succeed(misc, "download", { id: "42" }, () => ({
+        status: 200,
+        headers: { "Content-Type": "application/pdf", "Content-Disposition": "attachment; filename=\"cv.pdf\"" },
+        body: new StreamedBody(stream, 4)
+      }), { downloads: "stream" })
+      expect(requests[0]!.responseType).toBe("stream")
+      const file = output.data as FileDownload
+      expect(file).toBeInstanceOf(FileDownload)
+      expect([file.contentType, file.fileName, file.contentLength]).toEqual(["application/pdf", "cv.pdf", 4])
+      expect(pulled).toBe(0)
+      const bytes = yield* Stream.runCollect(file.stream)
+      expect(Buffer.concat([...bytes])).toEqual(Buffer.from([1, 2, 3, 250]))
+      expect(JSON.stringify({ file })).toBe('{"file":"<stream of 4 bytes>"}')
+    }))
+
+  it.effect("streamed downloads: the declared media type wins, result data keeps the file, bytes become one chunk", () =>
+    Effect.gen(function*() {
+      const { output } = yield* succeed(misc, "download_declared", {}, () => ({
+        status: 200,
+        headers: { "content-type": "application/octet-stream" },
+        body: new Uint8Array([65, 66])
+      }), { downloads: "stream" })
+      const file = output.data as FileDownload
+      expect(file).toBeInstanceOf(FileDownload)
+      expect([file.contentType, file.fileName, file.contentLength]).toEqual(["text/csv", "report.csv", 2])
+      expect(Buffer.concat([...(yield* Stream.runCollect(file.stream))]).toString()).toBe("AB")
+
+      const missing = yield* failWith(misc, "download", { id: "7" }, () => json({ message: "no such file" }, 404), {
+        downloads: "stream"
+      })
+      expect(missing.error._tag).toBe("ProviderHttpError")
+      expect(missing.error.message).toContain("404")
     }))
 
   it.effect("upload_file sends base64 input as bytes", () =>
