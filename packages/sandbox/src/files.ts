@@ -1,3 +1,4 @@
+import { createCipheriv, createHash } from "node:crypto"
 import { deflateSync } from "node:zlib"
 import type { Rng } from "./prng.js"
 
@@ -165,6 +166,31 @@ export const makeDocx = (paragraphs: ReadonlyArray<string>): Buffer => {
 
 export const makeText = (lines: ReadonlyArray<string>): Buffer => Buffer.from(lines.join("\n") + "\n", "utf8")
 
+const GENERATED_CHUNK = 256 * 1024
+
+/**
+ * `size` deterministic, incompressible bytes for `label` (the AES-256-CTR keystream of its
+ * hash), made chunk by chunk: any size, never held whole.
+ */
+export function* generatedChunks(label: string, size: number): Generator<Buffer> {
+  const cipher = createCipheriv("aes-256-ctr", createHash("sha256").update(label).digest(), Buffer.alloc(16))
+  const zeros = Buffer.alloc(GENERATED_CHUNK)
+  for (let left = size; left > 0; left -= GENERATED_CHUNK) yield cipher.update(zeros.subarray(0, Math.min(left, GENERATED_CHUNK)))
+}
+
+/** A large file whose bytes are generated on each download (see `generatedChunks`). */
+export interface GeneratedFile {
+  readonly id: number
+  readonly filename: string
+  readonly contentType: string
+  readonly size: number
+  /** Send Content-Length (default); without it the download is chunked, its size unknown up front. */
+  readonly contentLength: boolean
+  readonly chunks: () => Iterable<Buffer>
+  /** Downloads being sent now: a client that went away no longer counts. */
+  readonly downloads: { open: number }
+}
+
 export interface StoredFile {
   readonly id: number
   readonly filename: string
@@ -177,6 +203,7 @@ export interface StoredFile {
 export class FileStore {
   private readonly files = new Map<number, StoredFile>()
   private readonly cache = new Map<number, Buffer>()
+  private readonly large = new Map<number, GeneratedFile>()
   add(file: StoredFile): StoredFile {
     this.files.set(file.id, file)
     return file
@@ -184,6 +211,13 @@ export class FileStore {
   addBytes(id: number, filename: string, contentType: string, bytes: Buffer): StoredFile {
     this.cache.set(id, bytes)
     return this.add({ id, filename, contentType, build: () => bytes })
+  }
+  addGenerated(file: GeneratedFile): GeneratedFile {
+    this.large.set(file.id, file)
+    return file
+  }
+  generated(id: number): GeneratedFile | undefined {
+    return this.large.get(id)
   }
   get(id: number): StoredFile | undefined {
     return this.files.get(id)

@@ -123,6 +123,34 @@ export const sendBytes = (res: Http.ServerResponse, status: number, bytes: Buffe
   res.end(res.req?.method === "HEAD" ? undefined : bytes)
 }
 
+/** Writes `chunks` as they are made, waiting for the socket to drain; stops when the client goes away. */
+export const sendChunks = (res: Http.ServerResponse, status: number, chunks: Iterable<Buffer>, headers: Record<string, string>): void => {
+  res.writeHead(status, headers)
+  if (res.req?.method === "HEAD") {
+    res.end()
+    return
+  }
+  const source = chunks[Symbol.iterator]()
+  let closed = false
+  res.on("close", () => {
+    closed = true
+  })
+  const pump = (): void => {
+    while (!closed) {
+      const next = source.next()
+      if (next.done === true) {
+        res.end()
+        return
+      }
+      if (!res.write(next.value)) {
+        res.once("drain", pump)
+        return
+      }
+    }
+  }
+  pump()
+}
+
 /** Basic credentials from the Authorization header, or undefined. */
 export const basicAuth = (req: Http.IncomingMessage): { user: string; password: string } | undefined => {
   const header = req.headers.authorization
@@ -209,25 +237,13 @@ const sendOversized = (res: Http.ServerResponse, mib: number): void => {
   const head = '{"padding":"'
   const tail = '"}'
   const fill = total - head.length - tail.length
-  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": String(head.length + fill + tail.length) })
-  res.write(head)
   const chunk = Buffer.alloc(64 * 1024, "x")
-  let left = fill
-  const pump = (): void => {
-    while (left > 0) {
-      const n = Math.min(left, chunk.length)
-      left -= n
-      if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-        res.once("drain", pump)
-        return
-      }
-    }
-    res.end(tail)
+  function* body(): Generator<Buffer> {
+    yield Buffer.from(head)
+    for (let left = fill; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left)
+    yield Buffer.from(tail)
   }
-  res.on("close", () => {
-    left = 0
-  })
-  pump()
+  sendChunks(res, 200, body(), { "content-type": "application/json; charset=utf-8", "content-length": String(head.length + fill + tail.length) })
 }
 
 /** Runs the terminal fault, if any. Returns true when the request was answered (or dropped). */

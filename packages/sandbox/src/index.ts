@@ -1,4 +1,5 @@
 import { generateAts, ID_BASE, type AtsState } from "./ats/data.js"
+import { attachLargeDocument, type LargeDocument, type LargeDocumentOptions } from "./ats/largeDocument.js"
 import { atsNotFound, atsRoutes } from "./ats/server.js"
 import { Clock, type ClockMode } from "./clock.js"
 import { FaultRegistry, type FaultPlan, type RegisteredFault } from "./faults.js"
@@ -11,6 +12,7 @@ import { lmsNotFound, lmsRoutes } from "./lms/server.js"
 import { mcpHandler, mcpToken } from "./mcp/server.js"
 import { rngFor } from "./prng.js"
 
+export type { LargeDocument, LargeDocumentOptions } from "./ats/largeDocument.js"
 export type { FaultKind, FaultMatch, FaultPlan, RegisteredFault } from "./faults.js"
 export { FAULT_KINDS } from "./faults.js"
 export type { Provider, SeenRequest } from "./http.js"
@@ -67,6 +69,11 @@ export interface Sandbox {
   close(): Promise<void>
   /** Restores the data to the seed (faults and the request log are kept). */
   reset(): void
+  /**
+   * Attaches a large generated document to an ATS application (until `reset`): deterministic
+   * bytes made chunk by chunk on each download, never held in memory.
+   */
+  addLargeDocument(options: LargeDocumentOptions): LargeDocument
   readonly faults: {
     add(plan: FaultPlan | ReadonlyArray<FaultPlan>): Array<RegisteredFault>
     remove(id: string): boolean
@@ -201,6 +208,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close()])
     },
     reset,
+    addLargeDocument: (options) => attachLargeDocument(world.ats, world.files, ats.url, options),
     faults: {
       add: (plan) => faults.add(plan),
       remove: (id) => faults.remove(id),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { crc32 as zlibCrc32, inflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSandbox, type Sandbox } from "../src/index.js"
@@ -162,5 +163,31 @@ describe("binary attachments", () => {
       if (ext === "png") checkPng(bytes)
     }
     expect((await fetch(`${a.hris.baseUrl}/employees/101/files/${files[0]?.id}`)).status).toBe(401)
+  })
+
+  it("serves large generated documents chunk by chunk, deterministic, with or without Content-Length", async () => {
+    const size = 3 * 256 * 1024 + 7
+    const [one, same] = [a, b].map((sb) => sb.addLargeDocument({ size, filename: "big.bin" }))
+    const chunked = a.addLargeDocument({ size, filename: "big.bin", contentLength: false })
+    const other = a.addLargeDocument({ size, filename: "other.bin" })
+    const fetched = async (url: string) => {
+      const res = await fetch(url)
+      expect(res.status).toBe(200)
+      return { length: res.headers.get("content-length"), bytes: Buffer.from(await res.arrayBuffer()) }
+    }
+    const first = await fetched(one!.url)
+    expect(first.length).toBe(String(size))
+    expect(first.bytes.length).toBe(size)
+    expect(createHash("sha256").update(first.bytes).digest("hex")).toBe(one!.sha256())
+    expect(one!.sha256()).toBe(same!.sha256())
+    expect((await fetched(same!.url)).bytes.equals(first.bytes)).toBe(true)
+    const streamed = await fetched(chunked.url)
+    expect(streamed.length).toBeNull()
+    expect(streamed.bytes.equals(first.bytes)).toBe(true)
+    expect(other.sha256()).not.toBe(one!.sha256())
+    const attachments = await json<{ attachments: Array<Attachment> }>(
+      await fetch(`${a.ats.baseUrl}/applications/${one!.applicationId}`, { headers: { authorization: basic(a.ats.apiKey) } })
+    )
+    expect(attachments.attachments.filter((x) => x.filename === "big.bin").map((x) => x.url)).toContain(one!.url)
   })
 })

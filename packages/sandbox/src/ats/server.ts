@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js"
 import type { FileStore } from "../files.js"
-import { basicAuth, HttpError, paginate, route, sendBytes, sendJson, type Ctx, type Route } from "../http.js"
+import { basicAuth, HttpError, paginate, route, sendBytes, sendChunks, sendJson, type Ctx, type Route } from "../http.js"
 import type {
   ActivityRec,
   ActivityType,
@@ -420,14 +420,25 @@ export const atsRoutes = (o: AtsOptions): ReadonlyArray<Route> => {
     route("GET", "/files/:id", (ctx, p) => {
       const files = o.files()
       const id = idOf(p["id"])
-      const file = files.get(id)
-      const bytes = files.bytes(id)
-      if (file === undefined || bytes === undefined) throw new HttpError(404, "Not Found")
-      sendBytes(ctx.res, 200, bytes, {
+      const headersOf = (file: { readonly filename: string; readonly contentType: string }) => ({
         "content-type": file.contentType,
         "content-disposition": `attachment; filename="${file.filename.replace(/"/g, "")}"`,
         "cache-control": "private, max-age=604800"
       })
+      const large = files.generated(id)
+      if (large !== undefined) {
+        large.downloads.open++
+        ctx.res.once("close", () => large.downloads.open--)
+        sendChunks(ctx.res, 200, large.chunks(), {
+          ...headersOf(large),
+          ...(large.contentLength ? { "content-length": String(large.size) } : {})
+        })
+        return
+      }
+      const file = files.get(id)
+      const bytes = files.bytes(id)
+      if (file === undefined || bytes === undefined) throw new HttpError(404, "Not Found")
+      sendBytes(ctx.res, 200, bytes, headersOf(file))
     }),
 
     // ---- applications ----
