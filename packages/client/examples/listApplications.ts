@@ -3,7 +3,7 @@
  * explains a 412 (the account is suspended, expired or disabled, or its integration is off).
  *
  *   SWITCHYARD_BASE_URL=http://127.0.0.1:4000 SWITCHYARD_API_KEY=swy_... \
- *     tsx packages/client/examples/listApplications.ts <account-id>
+ *     npx --yes pnpm@9.15.9 --filter @switchyard/server exec tsx ../client/examples/listApplications.ts <account-id>
  */
 import { paginate, SwitchyardClient } from "@switchyard/client"
 import { Console, Effect, Stream } from "effect"
@@ -23,9 +23,15 @@ const listApplications = (accountId: string) =>
     yield* Console.log(`${count} applications`)
   }).pipe(
     Effect.catchTag("PreconditionFailed", (error) =>
-      Console.error(`Account ${accountId} cannot be used right now: ${error.message}`)),
-    Effect.catchTag("NotFound", () => Console.error(`No account ${accountId} in this project`))
+      exitWith(1, `Cannot list applications now: ${error.message}`)),
+    Effect.catchTag("NotFound", () => exitWith(1, `No account ${accountId} in this project`))
   )
+
+const exitWith = (code: number, message: string) =>
+  Effect.sync(() => {
+    console.error(message)
+    process.exitCode = code
+  })
 
 const accountId = process.argv[2]
 if (accountId === undefined) {
@@ -33,7 +39,8 @@ if (accountId === undefined) {
   process.exit(2)
 }
 
-Effect.runPromise(listApplications(accountId).pipe(Effect.provide(SwitchyardClient.Default))).catch((error) => {
-  console.error(String(error))
-  process.exit(1)
+// Other failures (a wrong key, the server unreachable, ...) end the program with their message.
+Effect.runPromise(listApplications(accountId).pipe(Effect.provide(SwitchyardClient.Default))).catch((error: Error) => {
+  console.error(error.message)
+  process.exitCode = 1
 })
