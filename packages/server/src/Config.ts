@@ -27,6 +27,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const providerRequestTimeoutMs = yield* boundedInteger("SWITCHYARD_PROVIDER_TIMEOUT_MS", 10, 600_000, 30_000)
     const providerDeadlineMs = yield* boundedInteger("SWITCHYARD_PROVIDER_DEADLINE_MS", 10, 900_000, 60_000)
     const providerMaxAttempts = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_ATTEMPTS", 1, 10, 4)
+    /** Largest streamed document download (unified API); checked against Content-Length and while streaming. */
+    const maxDownloadBytes = yield* boundedInteger("SWITCHYARD_MAX_DOWNLOAD_BYTES", 1, 2 ** 40, 2 ** 30)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
     return {
@@ -48,7 +50,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       requestLogRetentionDays,
       providerRequestTimeoutMs,
       providerDeadlineMs,
-      providerMaxAttempts
+      providerMaxAttempts,
+      maxDownloadBytes
     } as const
   })
 }) {}

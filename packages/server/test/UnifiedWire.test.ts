@@ -1,8 +1,7 @@
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { greenhouseOverFetch } from "./support/FetchAccount.js"
+import { SandboxLive } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -15,21 +14,7 @@ const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.
 layer(Server, { excludeTestServices: true })("unified wire", (it) => {
   it.effect("bracketed filters and proxy keys reach the provider; fields is a comma list; bodies are JSON", () =>
     Effect.gen(function*() {
-      const sandbox = yield* SandboxProviders
-      const project = yield* freshProject
-      const account = yield* project.client.accounts.create_account({
-        payload: accountBody({
-          connector_key: "greenhouse",
-          credentials: { apiKey: sandbox.ats.apiKey },
-          settings: { base_url: sandbox.ats.baseUrl }
-        })
-      })
-      const address = (yield* HttpServer.HttpServer).address
-      const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
-      const headers = {
-        authorization: `Basic ${Buffer.from(`${project.key}:`).toString("base64")}`,
-        "x-account-id": account.id
-      }
+      const { headers, origin, sandbox } = yield* greenhouseOverFetch
       const get = (query: string) =>
         Effect.promise(async () => {
           const response = await fetch(`${origin}/unified/ats/applications?${query}`, { headers })

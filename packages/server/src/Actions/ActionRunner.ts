@@ -30,6 +30,8 @@ export interface RunOptions {
   readonly idempotencyKey?: string | undefined
   /** A connector without the action: 404 for the RPC (unknown action), 501 for unified calls. */
   readonly missingAction?: "not_found" | "not_implemented" | undefined
+  /** `stream` passes downloaded files on unread (the unified download); JSON answers need `bytes`. */
+  readonly downloads?: "bytes" | "stream" | undefined
 }
 
 export interface ActionRunResult {
@@ -97,6 +99,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           {
             credentials: context.credentials,
             settings,
+            downloads: options.downloads,
             ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {})
           }
         ).pipe(

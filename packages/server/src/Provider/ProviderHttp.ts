@@ -4,9 +4,10 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   ProviderTransport,
-  ProviderTransportError
+  ProviderTransportError,
+  StreamedBody
 } from "@switchyard/engine"
-import { Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Stream } from "effect"
+import { Chunk, Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
 import { redactHeaders, redactText, redactValue } from "./Redaction.js"
@@ -40,7 +41,9 @@ export interface CallRecorder {
   readonly calls: Ref.Ref<ReadonlyArray<RecordedCall>>
 }
 
-const summarizeBytes = (value: unknown) => value instanceof Uint8Array ? `<${value.length} bytes>` : value
+/** Bytes are never shown, only their size; a streamed body was never held at all. */
+const summary = (value: unknown): string | undefined =>
+  value instanceof Uint8Array ? `<${value.length} bytes>` : value instanceof StreamedBody ? value.toJSON() : undefined
 
 /**
  * The call as a `raw=true` caller sees it, every secret redacted. Done on demand: most
@@ -49,17 +52,22 @@ const summarizeBytes = (value: unknown) => value instanceof Uint8Array ? `<${val
 export const redactCall = ({ request, response }: RecordedCall): RawCall => ({
   method: request.method,
   url: redactText(request.url, request.secrets),
-  body: request.body?._tag === "Bytes" ? summarizeBytes(request.body.value) : redactValue(request.body?.value, request.secrets),
+  body: request.body?._tag === "Bytes" ? summary(request.body.value) : redactValue(request.body?.value, request.secrets),
   response: response === null ? null : {
     status: response.status,
     headers: redactHeaders(response.headers, request.secrets),
-    body: response.body instanceof Uint8Array ? summarizeBytes(response.body) : redactValue(response.body, request.secrets)
+    body: summary(response.body) ?? redactValue(response.body, request.secrets)
   }
 })
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
 const VERDICT_TTL_MS = 60_000
+
+const contentLengthOf = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined
+
+const isSuccess = (status: number) => status >= 200 && status < 300
 
 const decodeBody = (bytes: Uint8Array, contentType: string | undefined, responseType: ProviderRequest["responseType"]) => {
   if (responseType === "bytes") return bytes
@@ -163,17 +171,63 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         })
       )
 
-    /** One attempt: a response of any status, or a transport failure. */
-    const attempt = (request: ProviderRequest, timeout: Duration.Duration, redactedUrl: string) =>
+    const tooLarge = (url: string, size: number | undefined) =>
+      new ProviderTransportError({
+        reason: "too_large",
+        message: `provider document ${size === undefined ? "" : `of ${size} bytes `}exceeds ${config.maxDownloadBytes} bytes`,
+        url
+      })
+
+    /**
+     * A 2xx body left on the socket: bounded by Content-Length up front and by counting as it
+     * streams, failing when the provider goes quiet for `idle`. The client's response ends the
+     * request (connection released) when its stream ends, fails or is interrupted; one never
+     * run is aborted once garbage collected. So no scope here: closing one would cut the body.
+     */
+    const streamed = (response: HttpClientResponse.HttpClientResponse, url: string, idle: Duration.Duration) => {
+      const announced = contentLengthOf(response.headers["content-length"])
+      if (announced !== undefined && announced > config.maxDownloadBytes) {
+        // running the body's stream (one chunk at most) aborts the request
+        return Effect.zipRight(
+          Effect.forkDaemon(Effect.ignore(Stream.runDrain(Stream.take(response.stream, 1)))),
+          Effect.fail(tooLarge(url, announced))
+        )
+      }
+      const bytes = Stream.suspend(() => {
+        let size = 0
+        return response.stream.pipe(
+          Stream.mapError(() =>
+            new ProviderTransportError({ reason: "unreachable", message: "provider connection failed during the download", url })
+          ),
+          Stream.timeoutFail(
+            () => new ProviderTransportError({ reason: "timeout", message: `provider sent nothing for ${Duration.format(idle)}`, url }),
+            idle
+          ),
+          Stream.mapChunksEffect((chunk) => {
+            size += Chunk.reduce(chunk, 0, (total, part) => total + part.length)
+            return size > config.maxDownloadBytes ? Effect.fail(tooLarge(url, undefined)) : Effect.succeed(chunk)
+          })
+        )
+      })
+      return Effect.succeed(new StreamedBody(bytes, announced))
+    }
+
+    /** One attempt: a response of any status, or a transport failure; `idle` bounds each wait of a streamed body. */
+    const attempt = (request: ProviderRequest, timeout: Duration.Duration, redactedUrl: string, idle: Duration.Duration) =>
       client.execute(toHttpRequest(request)).pipe(
         Effect.flatMap((response) =>
-          Effect.map(readBounded(response, redactedUrl), (bytes): ProviderResponse => ({
-            status: response.status,
-            headers: response.headers,
-            body: decodeBody(bytes, response.headers["content-type"], request.responseType)
-          }))
+          request.responseType === "stream" && isSuccess(response.status)
+            ? Effect.map(streamed(response, redactedUrl, idle), (body): ProviderResponse => ({
+              status: response.status,
+              headers: response.headers,
+              body
+            }))
+            : Effect.map(readBounded(response, redactedUrl), (bytes): ProviderResponse => ({
+              status: response.status,
+              headers: response.headers,
+              body: decodeBody(bytes, response.headers["content-type"], request.responseType)
+            }))
         ),
-        Effect.scoped,
         Effect.timeoutFail({
           duration: timeout,
           onTimeout: () =>
@@ -211,7 +265,12 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           const outcome = yield* Effect.either(
             permits.withPermits(1)(
               (limiter === undefined ? (e: Effect.Effect<ProviderResponse, ProviderTransportError>) => e : limiter)(
-                attempt(request, Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), remaining))), redactedUrl)
+                attempt(
+                  request,
+                  Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), remaining))),
+                  redactedUrl,
+                  policy.requestTimeout
+                )
               )
             )
           )

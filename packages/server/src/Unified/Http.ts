@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpApiGroup, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, type HttpApiGroup, HttpServerRequest } from "@effect/platform"
 import {
   Api,
   type ApiError,
@@ -9,6 +9,7 @@ import {
 } from "@switchyard/api"
 import { Effect, type Layer } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
+import { documentOf, documentResponse } from "./documentResponse.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { kindOf, type UnifiedKind, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
 
@@ -62,22 +63,6 @@ const idsOf = (data: unknown) => {
   }
 }
 
-/** A downloaded document: the bytes and, when the connector reported it, their media type. */
-const documentOf = (data: unknown): { readonly bytes: Uint8Array; readonly contentType: string; readonly fileName?: string } | undefined => {
-  if (data instanceof Uint8Array) return { bytes: data, contentType: "application/octet-stream" }
-  if (typeof data === "object" && data !== null) {
-    const record = data as Record<string, unknown>
-    if (record.data instanceof Uint8Array) {
-      return {
-        bytes: record.data,
-        contentType: typeof record.contentType === "string" ? record.contentType : "application/octet-stream",
-        ...(typeof record.fileName === "string" ? { fileName: record.fileName } : {})
-      }
-    }
-  }
-  return undefined
-}
-
 const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, request: UnifiedRequest) =>
   Effect.gen(function*() {
     const caller = yield* CurrentCaller
@@ -98,18 +83,11 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
       }
     })
     if (kind === "download") {
-      const result = yield* runner.run(caller.projectId, call)
+      // errors up to the provider's answer are ordinary error bodies; the bytes are streamed after
+      const result = yield* runner.run(caller.projectId, { ...call, streamDownloads: true })
       const document = documentOf(result.data)
       if (document === undefined) return yield* Effect.die(new Error(`${operationId} returned no document bytes`))
-      const params = request.urlParams ?? {}
-      if (params.format === "base64") {
-        return HttpServerResponse.text(Buffer.from(document.bytes).toString("base64"), { contentType: "text/plain" })
-      }
-      const contentType = typeof params.export_format === "string" ? params.export_format : document.contentType
-      return HttpServerResponse.uint8Array(document.bytes, {
-        contentType,
-        ...(document.fileName === undefined ? {} : { headers: { "content-disposition": `attachment; filename="${document.fileName.replace(/"/g, "")}"` } })
-      })
+      return documentResponse(document, request.urlParams ?? {}, yield* HttpServerRequest.HttpServerRequest)
     }
     if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(work)
     return yield* work

@@ -29,6 +29,8 @@ export interface UnifiedCall {
   /** Other operation parameters, passed as inputs under their own names. */
   readonly extra?: Readonly<Record<string, unknown>> | undefined
   readonly body?: unknown
+  /** A document download answered as it arrives: the file comes back as an unread `FileDownload`. */
+  readonly streamDownloads?: boolean | undefined
 }
 
 export interface UnifiedResult {
@@ -70,7 +72,8 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
         const result = yield* runner.execute(projectId, call.accountId, call.operationId, {}, {
           kind: "unified",
           inputs,
-          missingAction: "not_implemented"
+          missingAction: "not_implemented",
+          downloads: call.streamDownloads === true ? "stream" : "bytes"
         })
         return {
           data: projectFields(result.data, parseFields(call.fields)),

@@ -1,0 +1,28 @@
+import { HttpServer } from "@effect/platform"
+import { Effect } from "effect"
+import { accountBody, freshProject } from "./Fixtures.js"
+import { SandboxProviders } from "./SandboxLayer.js"
+
+/**
+ * A fresh project with a Greenhouse account on the sandbox, for plain `fetch` against the
+ * server's real port (what any HTTP client sees, not our derived client): the origin, and
+ * the headers that authenticate as the project and name the account.
+ */
+export const greenhouseOverFetch = Effect.gen(function*() {
+  const sandbox = yield* SandboxProviders
+  const project = yield* freshProject
+  const account = yield* project.client.accounts.create_account({
+    payload: accountBody({
+      connector_key: "greenhouse",
+      credentials: { apiKey: sandbox.ats.apiKey },
+      settings: { base_url: sandbox.ats.baseUrl }
+    })
+  })
+  const address = (yield* HttpServer.HttpServer).address
+  const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${project.key}:`).toString("base64")}`,
+    "x-account-id": account.id
+  }
+  return { sandbox, project, account, origin, headers }
+})
