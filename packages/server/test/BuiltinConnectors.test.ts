@@ -20,10 +20,12 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
+        "greenhouse@1.3.0",
         "talentlms@1.0.0",
-        "talentlms@1.1.0"
+        "talentlms@1.1.0",
+        "talentlms@1.2.0"
       ])
-      expect(yield* registry.registerBuiltins(sources)).toBe(7)
+      expect(yield* registry.registerBuiltins(sources)).toBe(9)
       expect(yield* registry.registerBuiltins(sources)).toBe(0)
 
       const edited = sources.map((source) =>
