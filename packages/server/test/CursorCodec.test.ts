@@ -54,13 +54,14 @@ describe("unified next cursor", () => {
 })
 
 describe("fields projection", () => {
-  it("keeps only the named fields, all when empty", () => {
+  it("keeps only the named fields and the record's identifier, all when empty", () => {
     expect(parseFields(undefined)).toBeUndefined()
     expect(parseFields(" , ")).toBeUndefined()
     expect(parseFields("id, name")).toEqual(["id", "name"])
     const records = [{ id: "1", name: "a", extra: true }, { id: "2" }]
     expect(projectFields(records, ["id", "name", "unknown"])).toEqual([{ id: "1", name: "a" }, { id: "2" }])
-    expect(projectFields(records[0], ["extra"])).toEqual({ extra: true })
+    expect(projectFields(records[0], ["extra"])).toEqual({ id: "1", extra: true })
+    expect(projectFields({ event_id: "e1", change_type: "x", created_at: "t" }, ["created_at"])).toEqual({ event_id: "e1", created_at: "t" })
     expect(projectFields(records, undefined)).toBe(records)
   })
 })
