@@ -1,15 +1,46 @@
-import type { ApiKeyScope, CreateAccount } from "@switchyard/api"
+import { HttpApiClient, HttpClient, HttpClientResponse } from "@effect/platform"
+import { Api, type ApiKeyScope, type CreateAccount } from "@switchyard/api"
 import { makeClient } from "@switchyard/client"
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
 import { BOOTSTRAP_KEY } from "./TestServer.js"
+import { type WireResponse, wireResponse, withKey } from "./Wire.js"
 
 /** A client of the test server that authenticates with `apiKey`. */
 export const clientFor = (apiKey: string) => makeClient({ apiKey })
 
 export const bootstrapClient = clientFor(BOOTSTRAP_KEY)
+
+/**
+ * The derived client (`HttpApiClient.make(Api)`) authenticating with `apiKey`, which also keeps
+ * the last response as the wire carried it: a call goes through the typed client while the
+ * test still checks the exact error body and headers (calls one at a time).
+ */
+export const recordingClientFor = (apiKey: string) =>
+  Effect.gen(function*() {
+    let last: WireResponse | undefined
+    // The body can be read once: keep its bytes and hand the client a response over them.
+    const record = (response: HttpClientResponse.HttpClientResponse) =>
+      Effect.map(response.arrayBuffer, (bytes) => {
+        last = wireResponse(response.status, response.headers, new TextDecoder().decode(bytes))
+        const body = bytes.byteLength === 0 ? null : bytes
+        return HttpClientResponse.fromWeb(response.request, new Response(body, { status: response.status, headers: response.headers }))
+      })
+    const client = yield* HttpApiClient.make(Api, {
+      transformClient: (http) =>
+        http.pipe(HttpClient.mapRequest(withKey(apiKey)), HttpClient.transformResponse(Effect.flatMap(record)))
+    })
+    /** The response of the last call, once: a call that got none cannot see an older one. */
+    const takeResponse = (): WireResponse => {
+      const taken = last
+      last = undefined
+      if (taken === undefined) throw new Error("the call received no response")
+      return taken
+    }
+    return { client, takeResponse }
+  })
 
 /** The bootstrapped default project (the one BOOTSTRAP_KEY belongs to). */
 export const defaultProjectId = Effect.gen(function*() {

@@ -15,18 +15,22 @@ export interface WireResponse {
   readonly json: unknown
 }
 
+/** A response as the wire carried it, from its status, headers and body text. */
+export const wireResponse = (status: number, headers: Readonly<Record<string, string>>, text: string): WireResponse => {
+  let json: unknown = undefined
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status, headers, text, json }
+}
+
 export const send = (request: HttpClientRequest.HttpClientRequest) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request)
-    const text = yield* response.text
-    let json: unknown = undefined
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return { status: response.status, headers: response.headers, text, json } satisfies WireResponse
+    return wireResponse(response.status, response.headers, yield* response.text)
   }).pipe(Effect.orDie)
 
 /** HTTP Basic with the API key as username and an empty password (spec, Authentication). */
@@ -51,14 +55,20 @@ export interface ErrorBody {
 /**
  * The documented error shape (spec, Errors): a JSON body with exactly `statusCode`,
  * `message` and `timestamp`, `statusCode` equal to the HTTP status, a current date-time.
+ * With `providerDetails`, a 400 may also carry the failed provider call (`data`, `provider_errors`).
  */
-export const expectErrorBody = (response: WireResponse, status: number): ErrorBody => {
+export const expectErrorBody = (
+  response: WireResponse,
+  status: number,
+  options: { readonly providerDetails?: boolean } = {}
+): ErrorBody => {
   expect({ status: response.status, body: response.text }).toMatchObject({ status })
   expect(response.headers["content-type"]).toMatch(/^application\/json\b/)
   expect(response.json).toBeTypeOf("object")
   expect(response.json).not.toBeNull()
   const body = response.json as Record<string, unknown>
-  expect(Object.keys(body).sort()).toEqual(["message", "statusCode", "timestamp"])
+  const optional = options.providerDetails === true && status === 400 ? ["data", "provider_errors"] : []
+  expect(Object.keys(body).filter((key) => !optional.includes(key)).sort()).toEqual(["message", "statusCode", "timestamp"])
   expect(body.statusCode).toBe(status)
   expect(body.message).toBeTypeOf("string")
   expect((body.message as string).length).toBeGreaterThan(0)
