@@ -11,7 +11,14 @@ import { Chunk, Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Strea
 import { SwitchyardConfig } from "../Config.js"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
 import { redactHeaders, redactText, redactValue } from "./Redaction.js"
-import { backoff, defaultRetryPolicy, parseRetryAfter, retryableStatus, type RetryPolicy } from "./RetryPolicy.js"
+import {
+  backoff,
+  defaultRetryPolicy,
+  parseRetryAfter,
+  retryableFailure,
+  retryableStatus,
+  type RetryPolicy
+} from "./RetryPolicy.js"
 
 /** One provider call as a `raw=true` caller sees it: secrets redacted. */
 export interface RawCall {
@@ -59,6 +66,21 @@ export const redactCall = ({ request, response }: RecordedCall): RawCall => ({
     body: summary(response.body) ?? redactValue(response.body, request.secrets)
   }
 })
+
+/** Connection errors that mean the request never left: safe to repeat whatever the method. */
+const connectErrorCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"])
+
+const neverConnected = (cause: unknown): boolean => {
+  for (let current = cause, depth = 0; typeof current === "object" && current !== null && depth < 5; depth++) {
+    const code = (current as { readonly code?: unknown }).code
+    if (typeof code === "string" && connectErrorCodes.has(code)) return true
+    current = (current as { readonly cause?: unknown }).cause
+  }
+  return false
+}
+
+/** Failures of requests that never reached the provider (see `neverConnected`). */
+const undelivered = new WeakSet<ProviderTransportError>()
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
@@ -237,14 +259,15 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
               url: redactedUrl
             })
         }),
-        Effect.catchTag("RequestError", "ResponseError", (error) =>
-          Effect.fail(
-            new ProviderTransportError({
-              reason: "unreachable",
-              message: `provider unreachable: ${error.reason === "Transport" ? "connection failed" : error.reason}`,
-              url: redactedUrl
-            })
-          ))
+        Effect.catchTag("RequestError", "ResponseError", (error) => {
+          const failure = new ProviderTransportError({
+            reason: "unreachable",
+            message: `provider unreachable: ${error.reason === "Transport" ? "connection failed" : error.reason}`,
+            url: redactedUrl
+          })
+          if (error._tag === "RequestError" && neverConnected(error.cause)) undelivered.add(failure)
+          return Effect.fail(failure)
+        })
       )
 
     const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
@@ -297,7 +320,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             continue
           }
           const error = outcome.left
-          const retryable = error.reason === "unreachable" || error.reason === "timeout"
+          const retryable = retryableFailure(request.method, error.reason, !undelivered.has(error))
           if (!retryable || last || Date.now() >= deadline) {
             yield* record(null)
             return yield* error

@@ -29,6 +29,14 @@ export const retryableStatus = (method: string, status: number) =>
   status === 429 || status === 503 ||
   (idempotentMethods.has(method) && (status === 408 || status === 500 || status === 502 || status === 504))
 
+/**
+ * Whether a call that got no answer is worth another attempt. A timeout or a dropped
+ * connection may come after the provider acted, so only idempotent methods repeat then;
+ * a connection that never opened (refused, no such host) delivered nothing, so any may.
+ */
+export const retryableFailure = (method: string, reason: string, delivered: boolean) =>
+  (reason === "unreachable" || reason === "timeout") && (idempotentMethods.has(method) || !delivered)
+
 /** Exponential backoff with full jitter: a random wait in [0, min(max, base · 2^attempt)). */
 export const backoff = (policy: RetryPolicy, attempt: number, random: () => number = Math.random): Duration.Duration => {
   const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)

@@ -1,0 +1,86 @@
+import { describe, expect, it, layer } from "@effect/vitest"
+import type { ProviderRequest } from "@switchyard/engine"
+import { Effect, Layer } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { SwitchyardConfig } from "../src/Config.js"
+import { ProviderHttp } from "../src/Provider/ProviderHttp.js"
+import { retryableFailure } from "../src/Provider/RetryPolicy.js"
+import { testConfig } from "./support/TestServer.js"
+
+/*
+ * Retries of calls that got no answer: a write may have been carried out before the
+ * answer was lost, so only idempotent methods repeat after a timeout or a dropped connection.
+ */
+
+type Behaviour = "hang" | "reset"
+
+/** A provider that counts requests and never answers them (hang) or drops the connection (reset). */
+const misbehavingProvider = (behaviour: Behaviour) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly server: Server; readonly url: string; readonly received: () => number }>((resume) => {
+      let received = 0
+      const server = createServer((request) => {
+        received++
+        if (behaviour === "reset") request.socket.destroy()
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo
+        resume(Effect.succeed({ server, url: `http://127.0.0.1:${port}/v1/things`, received: () => received }))
+      })
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+const Live = ProviderHttp.Default.pipe(
+  Layer.provide(SwitchyardConfig.Default),
+  Layer.provide(Layer.setConfigProvider(testConfig(undefined, {
+    SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+    SWITCHYARD_PROVIDER_TIMEOUT_MS: "150",
+    SWITCHYARD_PROVIDER_DEADLINE_MS: "5000",
+    SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "3"
+  })))
+)
+
+const attempts = (behaviour: Behaviour, method: ProviderRequest["method"]) =>
+  Effect.gen(function*() {
+    const provider = yield* misbehavingProvider(behaviour)
+    const http = yield* ProviderHttp
+    const failure = yield* Effect.flip(
+      http.transport({ accountId: `retry-${behaviour}-${method}` }).send({
+        method,
+        url: provider.url,
+        headers: {},
+        ...(method === "POST" ? { body: { _tag: "Json" as const, value: { name: "once" } } } : {}),
+        secrets: []
+      })
+    )
+    return { reason: failure.reason, received: provider.received() }
+  }).pipe(Effect.scoped)
+
+layer(Live, { excludeTestServices: true })("provider HTTP retries without an answer", (it) => {
+  it.effect("a timed-out GET is repeated, a timed-out POST is not", () =>
+    Effect.gen(function*() {
+      expect(yield* attempts("hang", "GET")).toEqual({ reason: "timeout", received: 3 })
+      expect(yield* attempts("hang", "POST")).toEqual({ reason: "timeout", received: 1 })
+    }))
+
+  it.effect("a connection dropped after the request is repeated only for idempotent methods", () =>
+    Effect.gen(function*() {
+      expect(yield* attempts("reset", "PUT")).toEqual({ reason: "unreachable", received: 3 })
+      expect(yield* attempts("reset", "POST")).toEqual({ reason: "unreachable", received: 1 })
+    }))
+})
+
+describe("retryableFailure", () => {
+  it("repeats any method whose connection never opened", () => {
+    expect(retryableFailure("POST", "unreachable", false)).toBe(true)
+    expect(retryableFailure("POST", "unreachable", true)).toBe(false)
+    expect(retryableFailure("DELETE", "timeout", true)).toBe(true)
+    expect(retryableFailure("GET", "too_large", true)).toBe(false)
+  })
+})
