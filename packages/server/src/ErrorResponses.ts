@@ -1,6 +1,6 @@
 import { type HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Api, BadRequest, InternalServerError, NotFound } from "@switchyard/api"
-import { Cause, Effect } from "effect"
+import { Cause, Effect, FiberRef } from "effect"
 
 const apiErrorTags = new Set([
   "BadRequest",
@@ -60,13 +60,24 @@ const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
 }
 
 /**
+ * Set once a handler has produced its answer: a schema failure after that is the answer
+ * failing to encode (our fault, 500), not the request failing to decode (the caller's, 400).
+ * The platform reports both as `HttpApiDecodeError`.
+ */
+const handlerAnswered = FiberRef.unsafeMake(false)
+
+/** Marks the answer as produced; handlers whose answers come from connectors tap it. */
+export const markAnswered = FiberRef.set(handlerAnswered, true)
+
+/**
  * Every failure leaves in the documented `{statusCode, message, timestamp}` shape:
- * decode failures become 400, unknown routes 404, unreadable bodies 400, defects 500.
+ * decode failures become 400 (answers failing to encode 500), unknown routes 404,
+ * unreadable bodies 400, defects 500.
  * 408 and 429 carry their retry hint as a `Retry-After` header.
  */
 export const errorResponses = (api: HttpApi.HttpApi.Any) =>
   HttpApiBuilder.middleware(api as typeof Api, (app) =>
-    Effect.catchAllCause(app, (cause) =>
+    Effect.catchAllCause(Effect.zipRight(FiberRef.set(handlerAnswered, false), app), (cause) =>
       Effect.gen(function*() {
         if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
         const error = Cause.squash(cause)
@@ -80,7 +91,12 @@ export const errorResponses = (api: HttpApi.HttpApi.Any) =>
           return yield* Effect.failCause(cause)
         }
         if (hasTag(error, "HttpApiDecodeError")) {
-          return yield* new BadRequest({ message: decodeMessage((error as unknown as { issues: Array<DecodeIssue> }).issues) })
+          const message = decodeMessage((error as unknown as { issues: Array<DecodeIssue> }).issues)
+          if (yield* FiberRef.get(handlerAnswered)) {
+            yield* Effect.logError(`answer does not match its schema: ${message}`)
+            return yield* new InternalServerError({ message: `The answer does not match its documented schema: ${message}` })
+          }
+          return yield* new BadRequest({ message })
         }
         const request = yield* HttpServerRequest.HttpServerRequest
         if (hasTag(error, "RouteNotFound")) {

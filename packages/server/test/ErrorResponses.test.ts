@@ -11,13 +11,18 @@ import {
   TooManyRequestsBody
 } from "@switchyard/api"
 import { Effect, Layer, Schema } from "effect"
-import { errorResponses } from "../src/ErrorResponses.js"
+import { errorResponses, markAnswered } from "../src/ErrorResponses.js"
 
 // A small API that fails in each way the real handlers can, served with the real error middleware.
 class Failing extends HttpApiGroup.make("failing")
   .add(HttpApiEndpoint.get("timeout", "/timeout").addSuccess(Schema.String))
   .add(HttpApiEndpoint.get("limited", "/limited").addSuccess(Schema.String))
   .add(HttpApiEndpoint.get("defect", "/defect").addSuccess(Schema.String))
+  .add(
+    HttpApiEndpoint.get("misshapen", "/misshapen")
+      .setUrlParams(Schema.Struct({ size: Schema.optional(Schema.NumberFromString) }))
+      .addSuccess(Schema.Struct({ id: Schema.String }))
+  )
 {}
 
 class FailingApi extends HttpApi.make("failing")
@@ -33,7 +38,9 @@ const FailingLive = HttpApiBuilder.group(FailingApi, "failing", (handlers) =>
   handlers
     .handle("timeout", () => new RequestTimeout({ message: "Provider took too long", retryAfter: 2.2 }))
     .handle("limited", () => new TooManyRequests({ message: "Slow down", retryAfter: 7 }))
-    .handle("defect", () => Effect.die(new Error("secret internals"))))
+    .handle("defect", () => Effect.die(new Error("secret internals")))
+    // an answer built from a connector's output that misses a required field
+    .handle("misshapen", () => Effect.as(markAnswered, {} as { id: string })))
 
 const Server = HttpApiBuilder.serve().pipe(
   Layer.provide(errorResponses(FailingApi)),
@@ -77,6 +84,17 @@ layer(Server, { excludeTestServices: true })("error responses", (it) => {
       expect(Object.keys(defect.body).sort()).toEqual(["message", "statusCode", "timestamp"])
       expect(defect.body).toMatchObject({ statusCode: 500, message: "Internal server error" })
       expect(JSON.stringify(defect.body)).not.toContain("secret internals")
+    }))
+
+  it.effect("a request failing to decode is 400; an answer failing to encode is 500", () =>
+    Effect.gen(function*() {
+      const request = yield* raw("/misshapen?size=big")
+      expect(request.status).toBe(400)
+      expect(request.body.message).toContain("size")
+      const answer = yield* raw("/misshapen")
+      expect(answer.status).toBe(500)
+      expect(answer.body).toMatchObject({ statusCode: 500 })
+      expect(answer.body.message).toContain("id: is missing")
     }))
 
   it.effect("unknown routes answer 404 in the same shape", () =>

@@ -9,6 +9,7 @@ import {
 } from "@switchyard/api"
 import { Effect, type Layer } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
+import { markAnswered } from "../ErrorResponses.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { kindOf, type UnifiedKind, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
@@ -105,7 +106,8 @@ const unifiedGroup = <const Name extends "unified_ats" | "unified_hris" | "unifi
       let built: any = handlers
       for (const [operationId, endpoint] of Object.entries(endpoints)) {
         const kind = kindOf(operationId, endpoint.method)
-        built = built.handle(operationId, (request: UnifiedRequest) => answer(runner, kind, operationId, request))
+        built = built.handle(operationId, (request: UnifiedRequest) =>
+          Effect.tap(answer(runner, kind, operationId, request), () => markAnswered))
       }
       return built
     }) as any) as any
