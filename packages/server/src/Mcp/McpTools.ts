@@ -79,8 +79,21 @@ export const toolInputSchema = (action: Pick<ActionDefinition, "inputs">): Tool[
 const describe = (action: ActionDefinition): string =>
   [action.description ?? action.label, action.details].filter((text) => text !== undefined && text !== "").join("\n\n")
 
+/** Built once per action: a connector version's definitions are immutable and shared. */
+const toolsByAction = new WeakMap<ActionDefinition, Map<string, Tool>>()
+
 /** The MCP tool for one action of the connector `connectorKey`. */
 export const toolFor = (connectorKey: string, action: ActionDefinition): Tool => {
+  let byKey = toolsByAction.get(action)
+  if (byKey === undefined) toolsByAction.set(action, byKey = new Map())
+  const cached = byKey.get(connectorKey)
+  if (cached !== undefined) return cached
+  const tool = buildTool(connectorKey, action)
+  byKey.set(connectorKey, tool)
+  return tool
+}
+
+const buildTool = (connectorKey: string, action: ActionDefinition): Tool => {
   const readOnly = readOnlyTypes.has(action.actionType)
   return {
     name: toolName(connectorKey, action.actionId),
