@@ -37,6 +37,11 @@ export const expressionHelpers: Readonly<Record<string, (...args: Array<any>) =>
       : false,
   keys: (value: unknown) =>
     typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [],
+  // Readable text from a list (e.g. a note's lines): the present strings, numbers and booleans only.
+  join: (values: unknown, separator: unknown = ", ") =>
+    (Array.isArray(values) ? values : [values])
+      .filter((value) => isPresent(value) && ["string", "number", "boolean"].includes(typeof value))
+      .join(typeof separator === "string" ? separator : ", "),
   now: () => new Date().toISOString()
 }
 

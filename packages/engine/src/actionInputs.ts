@@ -70,6 +70,39 @@ const checkOne = (input: ActionInput, value: unknown): Checked => {
   }
 }
 
+/**
+ * Nested inputs of an object input, when its `properties` lists them in the inputs' own
+ * shape (`{name, type, required, properties}`, no `in`); other shapes describe nothing.
+ */
+type NestedInput = Pick<ActionInput, "name" | "type" | "required" | "array" | "properties" | "oneOf">
+
+const nestedInputs = (properties: unknown): ReadonlyArray<NestedInput> | undefined =>
+  Array.isArray(properties) && properties.length > 0 &&
+    properties.every((item) => isRecord(item) && typeof item.name === "string" && typeof item.type === "string")
+    ? properties as ReadonlyArray<NestedInput>
+    : undefined
+
+/** Checks `fields` inside `value` as inputs named `<prefix>.<name>`; the object with coerced members. */
+const checkMembers = (
+  fields: ReadonlyArray<NestedInput>,
+  value: Record<string, unknown>,
+  prefix: string,
+  issues: Array<InputIssue>
+): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...value }
+  for (const field of fields) {
+    const name = `${prefix}.${field.name}`
+    const member = Object.prototype.hasOwnProperty.call(value, field.name) ? value[field.name] : undefined
+    if (isAbsent(member)) {
+      if (field.required === true) issues.push({ input: name, message: "is required" })
+      continue
+    }
+    const checked = checkInput({ ...field, name } as ActionInput, member, issues)
+    if (checked !== undefined) out[field.name] = checked
+  }
+  return out
+}
+
 const checkInput = (input: ActionInput, value: unknown, issues: Array<InputIssue>): unknown => {
   if (input.array === true) {
     let items: ReadonlyArray<unknown>
@@ -93,14 +126,16 @@ const checkInput = (input: ActionInput, value: unknown, issues: Array<InputIssue
     issues.push({ input: input.name, message: checked.left })
     return undefined
   }
-  return checked.right
+  const fields = input.type === "object" ? nestedInputs(input.properties) : undefined
+  return fields === undefined ? checked.right : checkMembers(fields, checked.right as Record<string, unknown>, input.name, issues)
 }
 
 /**
  * Checks `inputs` against the action's declared inputs: required ones present, each
  * value of its type (numeric and boolean text coerced, enums within `oneOf.values`,
- * `array` inputs as lists or comma-separated text). Optional inputs given as null or ""
- * are dropped. Undeclared inputs pass through unchanged.
+ * `array` inputs as lists or comma-separated text, an object's listed `properties` the
+ * same way, named `body.candidate.id`). Optional inputs given as null or "" are dropped.
+ * Undeclared inputs pass through unchanged.
  */
 export const validateInputs = (
   action: Pick<ActionDefinition, "inputs">,

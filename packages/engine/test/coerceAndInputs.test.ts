@@ -99,6 +99,30 @@ describe("validateInputs", () => {
     expect(result.left.message).toMatch(/^invalid inputs: id is required; page_size must be a number/)
     expect(result.left.message).toContain("status must be one of active, inactive")
   })
+
+  it("checks the members an object input lists in `properties`, named by their path", () => {
+    const withBody = {
+      inputs: [{
+        name: "body",
+        type: "object" as const,
+        in: "body" as const,
+        required: true,
+        properties: [
+          { name: "candidate", type: "object", required: true, properties: [{ name: "id", type: "string", required: true }] },
+          { name: "score", type: "number" }
+        ]
+      }]
+    }
+    expect(validateInputs(withBody, { body: { candidate: { id: 42, profile_url: "u" }, score: "7", other: 1 } })).toEqual(
+      Either.right({ body: { candidate: { id: "42", profile_url: "u" }, score: 7, other: 1 } })
+    )
+    const missing = validateInputs(withBody, { body: { candidate: {}, score: "high" } })
+    expect(Either.isLeft(missing) && missing.left.message).toBe(
+      "invalid inputs: body.candidate.id is required; body.score must be a number, got non-numeric text"
+    )
+    const noCandidate = validateInputs(withBody, { body: { summary: "x" } })
+    expect(Either.isLeft(noCandidate) && noCandidate.left.message).toBe("invalid inputs: body.candidate is required")
+  })
 })
 
 describe("inputsFromRequest", () => {
