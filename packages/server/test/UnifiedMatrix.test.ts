@@ -266,11 +266,12 @@ const operations: Readonly<Record<string, Operation>> = {
     providerNotFound: { status: 404, says: /Candidate not found/ },
     fields: ["email", "name"]
   },
-  // No built-in connector implements assessments: the provider-side cases do not apply.
+  // Greenhouse records the result as a note on the candidate: a provider 404 is the candidate's.
   ats_update_assessments_result: atsWrite({
     path: () => ({ id: "order-1" }),
-    body: () => ({ result: { value: "passed" }, summary: "All good" }),
-    invalid: { body: { score: "high" }, says: /score/ }
+    body: (seed) => ({ candidate: { id: seed.candidateId }, result: { value: "passed" }, summary: "All good" }),
+    invalid: { body: { score: "high" }, says: /score/ },
+    providerNotFound: { status: 404, says: /Candidate not found/ }
   }),
   hris_get_employee_document_category: {
     provider: "hris",

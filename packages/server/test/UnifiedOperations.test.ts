@@ -10,7 +10,7 @@ import { expectErrorBody, send, withKey } from "./support/Wire.js"
 /*
  * Every unified operation the built-in greenhouse and bamboohr connectors implement, called
  * through the derived client: the documented response shapes (lists, gets, writes, creates),
- * plus a 501 for an operation the connector lacks and a 400 for a filter the operation refuses.
+ * the assessment result recorded as a candidate note, and a 400 for a filter the operation refuses.
  */
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(13))
@@ -353,15 +353,85 @@ layer(Server, { excludeTestServices: true })("unified operations through the der
       expect(one.data).toMatchObject({ id: String(category.id), name: category.name })
     }))
 
-  it.effect("ats_update_assessments_result is NotImplemented (501): greenhouse has no such action", () =>
+  it.effect("ats_update_assessments_result records the result as a note on the candidate's activity feed", () =>
     Effect.gen(function*() {
-      const { atsHeaders, client } = yield* setup
+      const { atsHeaders, client, sandbox } = yield* setup
+      const candidateId = String(((yield* direct(sandbox, "ats", "/candidates?per_page=3")) as Array<Json>)[2]!.id)
+      const written: Json = yield* client.unified_ats.ats_update_assessments_result({
+        headers: atsHeaders,
+        path: { id: "order-77" },
+        payload: {
+          candidate: { id: candidateId },
+          result: { value: "passed", source_value: "PASS" },
+          score: { label: "Overall", value: "87", min: "0", max: "100" },
+          summary: "Strong on algorithms",
+          result_url: "https://assess.example.com/orders/77",
+          submission_date: "2026-03-04T10:00:00.000Z",
+          attachments: [
+            { url: "https://assess.example.com/77/report.pdf", content_type: { value: "application/pdf" } },
+            { url: "https://assess.example.com/77/code.zip" }
+          ]
+        } as any
+      })
+      expectWrite(written)
+      const notes = ((yield* direct(sandbox, "ats", `/candidates/${candidateId}/activity_feed`)).notes as Array<Json>)
+        .filter((note) => note.body.includes("order-77"))
+      expect(notes).toHaveLength(1)
+      expect(notes[0]).toMatchObject({
+        application_id: null,
+        visibility: "admin_only",
+        user: { id: sandbox.ats.onBehalfOf },
+        body: [
+          "Assessment result for order order-77",
+          "Result: passed / PASS",
+          "Score: Overall 87 (0–100)",
+          "Summary: Strong on algorithms",
+          "Result URL: https://assess.example.com/orders/77",
+          "Submitted: 2026-03-04T10:00:00.000Z",
+          "Attachments: https://assess.example.com/77/report.pdf, https://assess.example.com/77/code.zip"
+        ].join("\n")
+      })
+
+      // only what is given is written
+      yield* client.unified_ats.ats_update_assessments_result({
+        headers: atsHeaders,
+        path: { id: "order-78" },
+        payload: { candidate: { id: candidateId }, result: { value: "failed" } } as any
+      })
+      const short = ((yield* direct(sandbox, "ats", `/candidates/${candidateId}/activity_feed`)).notes as Array<Json>)
+        .filter((note) => note.body.includes("order-78"))
+      expect(short.map((note) => note.body)).toEqual(["Assessment result for order order-78\nResult: failed"])
+    }))
+
+  it.effect("ats_update_assessments_result needs body.candidate.id: 400 before the provider is called", () =>
+    Effect.gen(function*() {
+      const { atsHeaders, client, sandbox } = yield* setup
+      for (const payload of [{ result: { value: "passed" } }, { candidate: { profile_url: "https://x.example.com" } }]) {
+        sandbox.clearRequests()
+        const error = yield* client.unified_ats.ats_update_assessments_result({
+          headers: atsHeaders,
+          path: { id: "order-1" },
+          payload: payload as any
+        }).pipe(Effect.flip)
+        expect(error).toMatchObject({ _tag: "BadRequest", statusCode: 400 })
+        expect(error.message).toMatch(/body\.candidate(\.id)? is required/)
+        expect(sandbox.requests("ats")).toEqual([])
+      }
+    }))
+
+  it.effect("ats_update_assessments_result for an unknown candidate is a 404 naming the candidate", () =>
+    Effect.gen(function*() {
+      const { atsHeaders, client, sandbox } = yield* setup
+      sandbox.clearRequests()
       const error = yield* client.unified_ats.ats_update_assessments_result({
         headers: atsHeaders,
         path: { id: "order-1" },
-        payload: { result: { value: "passed" }, summary: "All good" } as any
+        payload: { candidate: { id: "999999999" }, result: { value: "passed" } } as any
       }).pipe(Effect.flip)
-      expect(error._tag).toBe("NotImplemented")
+      expect(error).toMatchObject({ _tag: "NotFound", statusCode: 404, message: "Candidate not found" })
+      expect(sandbox.requests("ats").map((request) => `${request.method} ${request.path}`)).toEqual([
+        "POST /v1/candidates/999999999/activity_feed/notes"
+      ])
     }))
 
   it.effect("a filter key the operation does not accept is a 400", () =>
