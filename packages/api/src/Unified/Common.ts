@@ -195,15 +195,14 @@ export const RawParam = Schema.transform(
   description: "When true, the provider calls made are returned in `raw` beside the mapped result (default false)"
 })
 
-export const FieldsParam = commaSeparated(Schema.String).annotations({
-  description: "Comma-separated field names to return; all fields when empty"
-})
+const FIELDS_DESCRIPTION =
+  "Comma-separated field names to return; all fields when empty. The record's identifier (id, or event_id of changes) is always returned"
+
+export const FieldsParam = commaSeparated(Schema.String).annotations({ description: FIELDS_DESCRIPTION })
 
 /** `fields` documented with the record's field names (names are not enforced). */
 export const fieldsParam = (names: ReadonlyArray<string>) =>
-  commaSeparated(Schema.String).annotations({
-    description: `Comma-separated field names to return; all fields when empty. Fields: ${names.join(",")}`
-  })
+  commaSeparated(Schema.String).annotations({ description: `${FIELDS_DESCRIPTION}. Fields: ${names.join(",")}` })
 
 export const UnifiedPageSize = Schema.NumberFromString.pipe(
   Schema.int({ message: () => `page_size must be an integer between 1 and ${UNIFIED_MAX_PAGE_SIZE}` }),
@@ -222,7 +221,9 @@ export const UnifiedPageSize = Schema.NumberFromString.pipe(
 
 export const NextParam = Schema.String.annotations({ description: "The cursor from the previous response's `next`" })
 
-export const PageParam = Schema.String.annotations({ description: "Deprecated: page number (use `next`)" })
+export const PageParam = Schema.String.pipe(
+  Schema.pattern(/^[1-9]\d*$/, { message: () => "page must be a page number (1, 2, ...)" })
+).annotations({ description: "Deprecated: page number, from 1 (use `next`); ignored when `next` is given" })
 
 export const UpdatedAfterParam = DateTimeInput.annotations({
   jsonSchema: {
@@ -232,8 +233,14 @@ export const UpdatedAfterParam = DateTimeInput.annotations({
   }
 })
 
-export const SyncTokenParam = Schema.String.annotations({
-  description: "Deprecated: sync token selecting only updated results"
+// Nothing issues sync tokens: the token a client keeps is the time of its previous sync.
+export const SyncTokenParam = DateTimeInput.annotations({
+  jsonSchema: {
+    type: "string",
+    format: "date-time",
+    description:
+      "Deprecated: selects only results updated after this sync token, the ISO 8601 date-time of the previous sync (use filter[updated_after], which wins, as does updated_after)"
+  }
 })
 
 export const ExpandParam = commaSeparated(Schema.String).annotations({

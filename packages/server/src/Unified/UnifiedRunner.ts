@@ -53,16 +53,20 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
     const run = (projectId: string, call: UnifiedCall): Effect.Effect<UnifiedResult, ApiError> =>
       Effect.gen(function*() {
         const filter: Record<string, unknown> = { ...call.filter }
-        if (call.updatedAfter !== undefined && filter.updated_after === undefined) filter.updated_after = call.updatedAfter
-        const cursor = call.next !== undefined && call.next !== ""
-          ? yield* cursors.decode(call.next, call.accountId, call.operationId)
-          : call.page
+        // deprecated flat forms: filter[updated_after] wins, then updated_after, then sync_token (a time)
+        filter.updated_after ??= call.updatedAfter ?? call.syncToken
+        if (filter.updated_after === undefined) delete filter.updated_after
+        const following = call.next !== undefined && call.next !== ""
+        const cursor = following ? yield* cursors.decode(call.next!, call.accountId, call.operationId) : call.page
+        // a deprecated page number is the cursor of page-numbered connectors; others read `page`
+        const page = following || call.page === undefined ? {} : { page: call.page }
         const inputs: Record<string, unknown> = {
           ...call.extra,
           ...call.path,
           ...Object.fromEntries(Object.entries(filter).map(([key, value]) => [`filter_${key}`, value])),
           page_size: call.pageSize ?? UNIFIED_DEFAULT_PAGE_SIZE,
           ...(cursor === undefined ? {} : { cursor }),
+          ...page,
           ...(call.proxy === undefined || Object.keys(call.proxy).length === 0 ? {} : { proxy: call.proxy }),
           ...(call.syncToken === undefined ? {} : { sync_token: call.syncToken }),
           ...(call.expand === undefined ? {} : { expand: call.expand }),
