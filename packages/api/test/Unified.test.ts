@@ -110,10 +110,14 @@ describe("unified query parameters", () => {
   })
 
   it("leave filter and proxy out when none is given, and ignore unknown bare keys", () => {
-    expect(decode(AtsListApplicationsParams)({ page: "2", sync_token: "s", something: "else" })).toEqual({
+    expect(decode(AtsListApplicationsParams)({ page: "2", sync_token: T, something: "else" })).toEqual({
       page: "2",
-      sync_token: "s"
+      sync_token: T
     })
+  })
+
+  it("reject a sync_token that is not the time of the previous sync", () => {
+    expect(issues(AtsListApplicationsParams, { sync_token: "s" })[0]!.path).toBe("sync_token")
   })
 
   it("reject a filter key the operation does not list, naming it", () => {
