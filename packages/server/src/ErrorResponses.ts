@@ -59,6 +59,11 @@ const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
   return useful.length === 0 ? "Invalid request" : useful.slice(0, 10).map(describeIssue).join("; ")
 }
 
+/** A 401 names the scheme that would succeed (RFC 9110 §11.6.1). */
+export const challengeBasic = HttpApp.appendPreResponseHandler((_, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", `Basic realm="switchyard"`))
+)
+
 /**
  * Set once a handler has produced its answer: a schema failure after that is the answer
  * failing to encode (our fault, 500), not the request failing to decode (the caller's, 400).
@@ -73,7 +78,7 @@ export const markAnswered = FiberRef.set(handlerAnswered, true)
  * Every failure leaves in the documented `{statusCode, message, timestamp}` shape:
  * decode failures become 400 (answers failing to encode 500), unknown routes 404,
  * unreadable bodies 400, defects 500.
- * 408 and 429 carry their retry hint as a `Retry-After` header.
+ * 408 and 429 carry their retry hint as a `Retry-After` header, 401 a Basic challenge.
  */
 export const errorResponses = (api: HttpApi.HttpApi.Any) =>
   HttpApiBuilder.middleware(api as typeof Api, (app) =>
@@ -82,6 +87,7 @@ export const errorResponses = (api: HttpApi.HttpApi.Any) =>
         if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
         const error = Cause.squash(cause)
         if (hasTag(error, apiErrorTags)) {
+          if (error._tag === "Unauthorized") yield* challengeBasic
           const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
           if (retryAfter !== undefined) {
             yield* HttpApp.appendPreResponseHandler((_, response) =>

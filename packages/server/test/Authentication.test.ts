@@ -63,6 +63,7 @@ layer(TestServer(), { excludeTestServices: true })("authentication", (it) => {
         const response = yield* send(request)
         const body = expectErrorBody(response, 401)
         expect(body.message).toMatch(/API key/)
+        expect(response.headers["www-authenticate"]).toBe(`Basic realm="switchyard"`)
       }
       // Nothing was changed by the unauthenticated PATCH, DELETE and POST.
       const after = yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
@@ -18,15 +18,10 @@ export const MCP_PATH = "/mcp"
 const SERVER_INFO = { name: "switchyard", version: "0.1.0" } as const
 const MAX_ACCOUNT_ID = 200
 
-/** The API key by HTTP Basic, as every API call; a 401 names the scheme to use. */
+/** The API key by HTTP Basic, as every API call (the error middleware adds the 401's challenge). */
 const authenticate = (authentication: Context.Tag.Service<Authentication>) =>
   Effect.flatMap(HttpApiBuilder.securityDecode(basic), (credential) =>
-    authentication.basic(credential).pipe(
-      Effect.tapErrorTag("Unauthorized", () =>
-        HttpApp.appendPreResponseHandler((_, response) =>
-          Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", `Basic realm="switchyard"`))
-        ))
-    ))
+    authentication.basic(credential))
 
 /** The account from the `x-account-id` header, or the query parameter for clients that cannot set headers. */
 const accountIdOf = (request: HttpServerRequest.HttpServerRequest) => {
