@@ -106,12 +106,16 @@ interface ResolvedAuth {
   readonly cacheKey?: string | undefined
 }
 
+const noAuth: ResolvedAuth = { headers: {}, query: [] }
+
 interface BuiltRequest {
   readonly method: ProviderRequest["method"]
   readonly url: URL
   readonly headers: Record<string, string>
   readonly body: ProviderRequest["body"]
   readonly responseType?: ProviderRequest["responseType"]
+  /** Sent without the connector's authentication (a file on another host, e.g. a pre-signed link). */
+  readonly bare?: boolean
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -496,7 +500,7 @@ class Run {
   }
 
   /** An absolute http(s) URL for `target` (absolute, or relative to the base URL). */
-  resolveUrl(target: string, staticOrigin: boolean, step: StepPlan | undefined): URL {
+  resolveUrl(target: string, staticOrigin: boolean, step: StepPlan | undefined, foreignOk = false): URL {
     const base = this.resolvedBaseUrl()
     let text: string
     if (ABSOLUTE.test(target)) text = target
@@ -528,7 +532,7 @@ class Run {
         stepId: step?.stepId
       })
     }
-    if (!staticOrigin && ABSOLUTE.test(target)) this.checkOrigin(url, base, step)
+    if (!staticOrigin && !foreignOk && ABSOLUTE.test(target)) this.checkOrigin(url, base, step)
     return url
   }
 
@@ -551,7 +555,12 @@ class Run {
   buildRequest(
     step: StepPlan,
     http: HttpPlan,
-    defaults: { readonly method: ProviderRequest["method"]; readonly proxy: boolean }
+    defaults: {
+      readonly method: ProviderRequest["method"]
+      readonly proxy: boolean
+      /** A computed URL may point at another origin; such a request is then sent bare. */
+      readonly foreignOk?: boolean
+    }
   ): BuiltRequest {
     const scope = this.scope
     const method = http.method === undefined ? defaults.method : paramText(http.method(scope)).toUpperCase()
@@ -593,7 +602,11 @@ class Run {
           break
       }
     }
-    const url = this.resolveUrl(target, http.staticOrigin, step)
+    const url = this.resolveUrl(target, http.staticOrigin, step, defaults.foreignOk === true && method === "GET")
+    if (url.origin !== this.baseOrigin() && defaults.foreignOk === true && method === "GET" && !http.staticOrigin) {
+      // nothing of the connector's (credentials, headers, query arguments) goes to a host it does not name
+      return { method: "GET", url, headers: {}, body: undefined, bare: true }
+    }
     // `proxy` query parameters are meant for the provider's API, not for other hosts
     if (defaults.proxy && isRecord(this.inputs.proxy) && url.origin === this.baseOrigin()) {
       for (const [key, value] of Object.entries(this.inputs.proxy)) appendQuery(key, value)
@@ -628,7 +641,7 @@ class Run {
       return this.transport.send(request)
     }
     return Effect.gen(this, function*() {
-      const auth = yield* this.authorization()
+      const auth = built.bare === true ? noAuth : yield* this.authorization()
       let response = yield* attempt(auth)
       if (response.status === 401 && auth.cacheKey !== undefined) {
         ;(this.run.tokenCache ?? defaultTokenCache).invalidate(auth.cacheKey)
@@ -897,7 +910,7 @@ class Run {
     const streamed = this.run.downloads === "stream"
     return Effect.gen(this, function*() {
       const built = yield* this.sync(step, () => ({
-        ...this.buildRequest(step, kind.http, { method: "GET", proxy: false }),
+        ...this.buildRequest(step, kind.http, { method: "GET", proxy: false, foreignOk: true }),
         responseType: streamed ? "stream" as const : "bytes" as const
       }))
       const response = yield* this.send(step, built)

@@ -1069,6 +1069,59 @@ describe("runAction: inputs and definition errors", () => {
       const scheme = yield* failWith(open, "fetch", { target: "file:///etc/passwd" }, () => json({}))
       expect(scheme.error._tag).toBe("ActionDefinitionError")
     }))
+
+  it.effect("a download may follow a computed link to another host, sent without the connector's credentials", () =>
+    Effect.gen(function*() {
+      const files = connector(dedent`
+        StackOne: 1.0.0
+        info:
+          title: Files
+          key: files
+          version: 1.0.0
+        baseUrl: https://api.example.com
+        authentication:
+          - basic_auth:
+              type: custom
+              authorization:
+                type: basic
+                username: $.credentials.apiKey
+                password: x
+        actions:
+          - actionId: download
+            actionType: get
+            label: Download
+            inputs:
+              - name: link
+                type: string
+                in: query
+            steps:
+              - stepId: file
+                stepFunction:
+                  functionName: download_file
+                  parameters:
+                    url: \${inputs.link}
+                    method: get
+                    args:
+                      - name: X-Api-Key
+                        value: $.credentials.apiKey
+                        in: headers
+                      - name: key
+                        value: $.credentials.apiKey
+                        in: query
+      `)
+      const bytes = new Uint8Array([7, 8, 9])
+      const file = () => ({ status: 200, headers: { "Content-Type": "application/pdf" }, body: bytes })
+      const link = "https://files.example-cdn.net/cv.pdf?X-Amz-Signature=abc"
+      const foreign = yield* succeed(files, "download", { link }, file)
+      expect(foreign.requests[0]!.url).toBe(link)
+      expect(foreign.requests[0]!.headers).toEqual({})
+      expect(foreign.output.data).toMatchObject({ data: bytes, contentType: "application/pdf" })
+      // on the connector's own host the same step is authenticated as usual
+      const own = yield* succeed(files, "download", { link: "https://api.example.com/files/1" }, file)
+      expect(own.requests[0]!.headers.authorization).toMatch(/^Basic /)
+      expect(own.requests[0]!.headers["x-api-key"]).toBe(credentials.apiKey)
+      expect(own.requests[0]!.url).toContain(`key=${credentials.apiKey}`)
+    }))
 })
 
 describe("runAction: limits", () => {
