@@ -1,5 +1,6 @@
 export * from "./Canonical.js"
 export * from "./compileConnectorExpressions.js"
+export * from "./credentialSecrets.js"
 export * from "./ConnectorDefinition.js"
 export * from "./ConnectorParseError.js"
 export * from "./Expressions.js"

@@ -12,6 +12,7 @@ import {
   type StepPlan
 } from "./actionPlan.js"
 import { coercionFor } from "./coerce.js"
+import { credentialSecrets } from "./credentialSecrets.js"
 import { ContextScope, type Evaluator, type ExpressionBounds, ExpressionError, isTruthy, RecordScope, ValueScope } from "./evaluate.js"
 import { mapRange, mapRecord } from "./mapping.js"
 import { parseMcpResponse } from "./mcp.js"
@@ -24,7 +25,7 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "./ProviderTransport.js"
-import { collectSecrets, redactHeaders, redactText, redactValue, secretForms } from "./redact.js"
+import { redactHeaders, redactText, redactValue, secretForms } from "./redact.js"
 import {
   type ActionError,
   ActionDefinitionError,
@@ -1184,7 +1185,7 @@ export const runAction = (
   context: RunContext
 ): Effect.Effect<ActionOutput, ActionError, ProviderTransport> => {
   const limits = resolveLimits(context.limits)
-  const secrets = collectSecrets(context.credentials, new Set<string>())
+  const secrets = credentialSecrets(parsed, context.credentials)
   let run: Run | undefined
   const program = Effect.gen(function*() {
     const plan = yield* planAction(parsed, actionId)

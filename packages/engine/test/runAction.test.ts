@@ -284,7 +284,7 @@ describe("runAction: request", () => {
       expect(error._tag).toBe("ProviderHttpError")
       if (error._tag !== "ProviderHttpError") return
       expect(error.status).toBe(400)
-      // every credential value is a secret, the subdomain included
+      // the connector declares no fields, so every credential value is a secret, the subdomain included
       expect(error.url).toBe("https://[REDACTED].example.com/api/employees/broken")
       expect(error.body).toEqual({ code: "other", echo: "[REDACTED]" })
       expect(JSON.stringify(error)).not.toContain("key-123456")

@@ -6,7 +6,7 @@ import {
   NotImplemented,
   UnprocessableEntity
 } from "@switchyard/api"
-import { canonicalJson, collectSecrets, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
+import { canonicalJson, credentialSecrets, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
 import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
@@ -44,11 +44,6 @@ export interface ActionRunResult {
 const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 const readActionTypes = new Set(["list", "get"])
 
-/** The string values of the credentials: what must never leave in a capture, log or error. */
-const secretsOf = (credentials: Readonly<Record<string, unknown>>): ReadonlyArray<string> => [
-  ...collectSecrets(credentials, new Set())
-]
-
 /**
  * Runs one connector action for one account: account-state rules, profile enablement,
  * provider HTTP for the account, error mapping, request log and `last_request`, and for
@@ -85,7 +80,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           })
         }
         yield* lastRequests.touch(accountId)
-        const secrets = secretsOf(context.credentials)
+        // what must never leave in a capture, log or error: all but fields declared `secret: false`
+        const secrets = [...credentialSecrets(context.connector, context.credentials)]
         const recorder = yield* providerHttp.recorder
         const transport = providerHttp.transport({
           accountId,
