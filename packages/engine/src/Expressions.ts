@@ -1,7 +1,10 @@
 import { Either } from "effect"
 import jexl from "jexl"
 import { JSONPath } from "jsonpath-plus"
+import { expressionHelpers } from "./ExpressionHelpers.js"
 import { jsonPathSyntaxError } from "./JsonPathSyntax.js"
+
+export { expressionHelpers }
 
 /*
  * Connector values are told apart by shape (connector-format.md, "Expressions"):
@@ -18,32 +21,6 @@ import { jsonPathSyntaxError } from "./JsonPathSyntax.js"
 export const expressionLanguage = new jexl.Jexl()
 
 export type JexlExpression = ReturnType<typeof expressionLanguage.compile>
-
-const isPresent = (value: unknown): boolean =>
-  value !== undefined && value !== null && value !== "" && !(Array.isArray(value) && value.length === 0)
-
-/**
- * The helpers connector expressions may call, as functions (`present(x)`) and as
- * transforms (`x|present`). They are pure and small; a runner bounds their use.
- */
-export const expressionHelpers: Readonly<Record<string, (...args: Array<any>) => unknown>> = {
-  present: (value: unknown) => isPresent(value),
-  missing: (value: unknown) => !isPresent(value),
-  includes: (collection: unknown, item: unknown) =>
-    Array.isArray(collection)
-      ? collection.includes(item)
-      : typeof collection === "string" && typeof item === "string"
-      ? collection.includes(item)
-      : false,
-  keys: (value: unknown) =>
-    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [],
-  // Readable text from a list (e.g. a note's lines): the present strings, numbers and booleans only.
-  join: (values: unknown, separator: unknown = ", ") =>
-    (Array.isArray(values) ? values : [values])
-      .filter((value) => isPresent(value) && ["string", "number", "boolean"].includes(typeof value))
-      .join(typeof separator === "string" ? separator : ", "),
-  now: () => new Date().toISOString()
-}
 
 expressionLanguage.addFunctions(expressionHelpers)
 expressionLanguage.addTransforms(expressionHelpers)

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { classifyExpression, compileExpression, type CompiledExpression, jsonPathSyntaxError } from "../src/index.js"
+import { MAX_REPLACED_LENGTH } from "../src/ExpressionHelpers.js"
+import {
+  classifyExpression,
+  compileEvaluator,
+  compileExpression,
+  type CompiledExpression,
+  ContextScope,
+  ExpressionError,
+  expressionHelpers,
+  jsonPathSyntaxError
+} from "../src/index.js"
 
 const compiled = (source: string): CompiledExpression => {
   const result = compileExpression(source)
@@ -146,5 +156,156 @@ describe("JEXL", () => {
   it("has no syntax that reaches JavaScript", () => {
     expect(rejected("{{ `${process.exit()}` }}")).toContain("invalid JEXL")
     expect(rejected("{{ inputs.constructor }}")).toContain("invalid JEXL")
+  })
+})
+
+describe("expression helpers", () => {
+  /**
+   * `name(subject, ...args)` and `subject|name(...args)`, each through the runner's
+   * evaluator and through jexl's own: all four must agree. Values travel in the context
+   * (`v`, `a0`, `a1`, ...), so any value, undefined included, can be passed.
+   */
+  const call = (name: string, subject: unknown, ...args: Array<unknown>): unknown => {
+    const context: Record<string, unknown> = { v: subject }
+    args.forEach((arg, index) => (context[`a${index}`] = arg))
+    const names = args.map((_, index) => `a${index}`)
+    const asFunction = compiled(`{{${name}(${["v", ...names].join(", ")})}}`)
+    const asTransform = compiled(`{{v|${name}${names.length > 0 ? `(${names.join(", ")})` : ""}}}`)
+    const results = [asFunction, asTransform].flatMap((expression) => {
+      if (expression.kind !== "jexl") throw new Error("expected jexl")
+      expect(expression.calls).toEqual([name])
+      return [
+        compileEvaluator(expression)(new ContextScope(context)),
+        expression.expression.evalSync({ ...context, $: context })
+      ]
+    })
+    for (const result of results) expect(result, `${name} forms disagree`).toEqual(results[0])
+    return results[0]
+  }
+
+  it("keep the behaviour of present, missing, includes, keys and join", () => {
+    expect([call("present", "x"), call("present", ""), call("present", []), call("missing", undefined)]).toEqual([true, false, false, true])
+    expect([call("includes", ["a", "b"], "b"), call("includes", "abc", "bc"), call("includes", 5, 5)]).toEqual([true, true, false])
+    expect([call("keys", { a: 1, b: 2 }), call("keys", [1])]).toEqual([["a", "b"], []])
+    expect([call("join", ["a", "", null, 1, true, { x: 1 }]), call("join", ["a", "b"], "/")]).toEqual(["a, 1, true", "a/b"])
+  })
+
+  it("lower, upper and trim read text", () => {
+    expect(call("lower", "Ada@Example.COM")).toBe("ada@example.com")
+    expect(call("upper", "fr")).toBe("FR")
+    expect(call("trim", "  a b \n")).toBe("a b")
+    for (const name of ["lower", "upper", "trim"]) {
+      expect(call(name, 42), name).toBeNull()
+      expect(call(name, { a: 1 }), name).toBeNull()
+      expect(call(name, undefined), name).toBeUndefined()
+      expect(call(name, null), name).toBeNull()
+    }
+  })
+
+  it("split and replace are literal, replace everywhere and bound what they build", () => {
+    expect(call("split", "a,b,,c", ",")).toEqual(["a", "b", "", "c"])
+    expect(call("split", "a.b", ".")).toEqual(["a", "b"])
+    expect(call("split", "a,b", 1)).toBeNull()
+    expect(call("split", ["a"], ",")).toBeNull()
+    expect(call("replace", "a.b.c", ".", "-")).toBe("a-b-c")
+    // neither a regex nor replacement patterns: `.*` and `$&` are plain text
+    expect(call("replace", "x.*y.*", ".*", "$&$1")).toBe("x$&$1y$&$1")
+    expect(call("replace", "(a+)+b", "a+", "")).toBe("()+b")
+    expect(call("replace", "abc", "", "-")).toBe("abc")
+    expect(call("replace", "abc", "b", undefined)).toBeNull()
+    expect(call("replace", 12, "1", "2")).toBeNull()
+    // text × replacement can outgrow memory: refused before it is built...
+    const replace = expressionHelpers.replace!
+    expect(replace("x".repeat(1000), "x", "y".repeat(MAX_REPLACED_LENGTH / 1000))).toHaveLength(MAX_REPLACED_LENGTH)
+    expect(replace("x".repeat(1000), "x", "y".repeat(MAX_REPLACED_LENGTH / 1000 + 1))).toBeNull()
+    // ...and what is built still meets the expression output bound
+    const scope = new ContextScope({ v: "x".repeat(100), a: "y".repeat(100) }, { maxStringLength: 1000 })
+    expect(() => compileEvaluator(compiled("{{v|replace('x', a)}}"))(scope)).toThrow(/at most 1000/)
+  })
+
+  it("substring counts from 0, negative positions from the end", () => {
+    expect(call("substring", "2024-05-01", 0, 4)).toBe("2024")
+    expect(call("substring", "2024-05-01", 5)).toBe("05-01")
+    expect(call("substring", "abcdef", -2)).toBe("ef")
+    expect(call("substring", "abcdef", 1.9, 3)).toBe("bc")
+    expect(call("substring", "abc", "1")).toBeNull()
+    expect(call("substring", "abc", 0, null)).toBeNull()
+    expect(call("substring", 12345, 0, 2)).toBeNull()
+  })
+
+  it("length of text or a list; startsWith and endsWith are false on anything but text", () => {
+    expect([call("length", "abc"), call("length", [1, 2]), call("length", ""), call("length", 5), call("length", undefined)]).toEqual([
+      3, 2, 0, null, undefined
+    ])
+    expect([call("startsWith", "+33 1", "+33"), call("startsWith", "abc", "b"), call("startsWith", 331, "3")]).toEqual([true, false, false])
+    expect([call("endsWith", "a@acme.io", "@acme.io"), call("endsWith", "abc", "b"), call("endsWith", "abc", null)]).toEqual([true, false, false])
+  })
+
+  it("concat joins the present strings, numbers and booleans", () => {
+    expect(call("concat", "Ada", " ", "Lovelace")).toBe("Ada Lovelace")
+    expect(call("concat", "n", 1, true, undefined, null, "", { a: 1 }, ["x"])).toBe("n1true")
+    expect(call("concat", undefined)).toBe("")
+    expect(compileEvaluator(compiled("{{concat()}}"))(new ContextScope({}))).toBe("")
+  })
+
+  it("string and number convert, null when they cannot", () => {
+    expect([call("string", "a"), call("string", 4.5), call("string", false)]).toEqual(["a", "4.5", "false"])
+    expect([call("string", { a: [1] }), call("string", [1, "b"])]).toEqual(['{"a":[1]}', '[1,"b"]'])
+    expect([call("string", new Uint8Array([1])), call("string", undefined)]).toEqual([null, undefined])
+    expect([call("number", "42"), call("number", " -1.5e2 "), call("number", 7), call("number", true)]).toEqual([42, -150, 7, 1])
+    expect([call("number", "4x"), call("number", ""), call("number", "0x10"), call("number", [1]), call("number", null)]).toEqual([
+      null, null, null, null, null
+    ])
+    // `toString` cannot be a name: jexl's lexer reads Object.prototype names as grammar elements
+    expect(rejected("{{toString(1)}}")).toContain("invalid JEXL")
+  })
+
+  it("date reads ISO 8601 (zone-less as UTC), dates alone, epoch seconds and milliseconds", () => {
+    expect(call("date", "2024-05-01")).toBe("2024-05-01T00:00:00.000Z")
+    expect(call("date", "2024-05-01T10:20:30")).toBe("2024-05-01T10:20:30.000Z")
+    expect(call("date", "2024-05-01T10:20:30.5+02:00")).toBe("2024-05-01T08:20:30.500Z")
+    expect(call("date", 1_700_000_000)).toBe("2023-11-14T22:13:20.000Z")
+    expect(call("date", 1_700_000_000_123)).toBe("2023-11-14T22:13:20.123Z")
+    for (const unreadable of ["soon", "2024-13-01", "2024-02-30", {}, [], true, 1e300]) {
+      expect(call("date", unreadable), JSON.stringify(unreadable)).toBeNull()
+    }
+    expect(call("date", undefined)).toBeUndefined()
+  })
+
+  it("formatDate knows YYYY MM DD HH mm ss SSS and copies everything else", () => {
+    expect(call("formatDate", "2024-05-01T08:09:10.042Z", "YYYY/MM/DD HH:mm:ss.SSS")).toBe("2024/05/01 08:09:10.042")
+    expect(call("formatDate", 1_700_000_000, "DD.MM.YYYY")).toBe("14.11.2023")
+    expect(call("formatDate", "2024-05-01T23:30:00-02:00", "YYYY-MM-DD")).toBe("2024-05-02")
+    expect(call("formatDate", "2024-05-01", "[week] Q")).toBe("[week] Q")
+    expect(call("formatDate", "2024-05-01", 5)).toBeNull()
+    expect(call("formatDate", "someday", "YYYY")).toBeNull()
+    expect(call("formatDate", undefined, "YYYY")).toBeUndefined()
+  })
+
+  it("addDays, toEpoch and fromEpoch", () => {
+    expect(call("addDays", "2024-02-28", 1)).toBe("2024-02-29T00:00:00.000Z")
+    expect(call("addDays", "2024-03-01T12:00:00Z", -1)).toBe("2024-02-29T12:00:00.000Z")
+    expect(call("addDays", "2024-03-01", "1")).toBeNull()
+    expect(call("addDays", "2024-03-01", 1e12)).toBeNull()
+    expect(call("addDays", "later", 1)).toBeNull()
+    expect(call("toEpoch", "2023-11-14T22:13:20.999Z")).toBe(1_700_000_000)
+    expect(call("toEpoch", 1_700_000_000_000)).toBe(1_700_000_000)
+    expect(call("toEpoch", "never")).toBeNull()
+    expect(call("fromEpoch", 1_700_000_000)).toBe("2023-11-14T22:13:20.000Z")
+    expect(call("fromEpoch", "1700000000")).toBe("2023-11-14T22:13:20.000Z")
+    expect(call("fromEpoch", 0)).toBe("1970-01-01T00:00:00.000Z")
+    for (const unreadable of ["x", true, 1e20, {}]) expect(call("fromEpoch", unreadable), String(unreadable)).toBeNull()
+    expect(call("fromEpoch", undefined)).toBeUndefined()
+  })
+
+  it("compose, and an unknown helper still fails when it runs", () => {
+    const composed = compiled("{{(inputs.email|trim|lower|endsWith('@acme.io')) ? formatDate(addDays(inputs.start, 7), 'YYYY-MM-DD') : null}}")
+    const scope = new ContextScope({ inputs: { email: " Ada@ACME.io ", start: "2024-12-28" } })
+    expect(compileEvaluator(composed)(scope)).toBe("2025-01-04")
+    const unknown = compiled("{{inputs.email|titlecase}}")
+    if (unknown.kind !== "jexl") throw new Error("expected jexl")
+    expect(unknown.calls).toEqual(["titlecase"])
+    expect(() => compileEvaluator(unknown)(scope)).toThrow(ExpressionError)
+    expect(() => compileEvaluator(unknown)(scope)).toThrow(/titlecase is not defined/)
   })
 })

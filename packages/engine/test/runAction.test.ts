@@ -1374,3 +1374,59 @@ describe("runAction: request building details", () => {
     expect(Either.isRight(first) && Either.isRight(second) && first.right === second.right).toBe(true)
   })
 })
+
+describe("runAction: expression helpers in a connector", () => {
+  const people = connector(dedent`
+    StackOne: 1.0.0
+    info:
+      title: People
+      key: people
+      version: 1.0.0
+    baseUrl: https://api.example.com
+    actions:
+      - actionId: list_people
+        actionType: list
+        label: List people
+        fieldConfigs:
+          - targetFieldKey: email
+            expression: '{{$.fetch.email|lower}}'
+            type: string
+          - targetFieldKey: hired_on
+            expression: '{{formatDate($.fetch.hired_at, "DD/MM/YYYY")}}'
+            type: string
+        steps:
+          - stepId: fetch
+            stepFunction:
+              functionName: request
+              parameters:
+                url: /people
+                method: get
+                response:
+                  dataKey: people
+          - stepId: map
+            stepFunction:
+              functionName: map_fields
+              version: '2'
+              parameters:
+                dataSource: $.steps.fetch.output.data
+        result:
+          data: $.steps.map.output.data
+  `)
+
+  it.effect("maps fields with lower and formatDate; unreadable provider values become null", () =>
+    Effect.gen(function*() {
+      const { output } = yield* succeed(people, "list_people", {}, () =>
+        json({
+          people: [
+            { email: "Ada.Lovelace@Example.COM", hired_at: "2024-05-01T23:30:00-02:00" },
+            { email: 42, hired_at: 1_700_000_000 },
+            { hired_at: "not a date" }
+          ]
+        }))
+      expect(output.data).toEqual([
+        { email: "ada.lovelace@example.com", hired_on: "02/05/2024" },
+        { email: null, hired_on: "14/11/2023" },
+        { hired_on: null }
+      ])
+    }))
+})
