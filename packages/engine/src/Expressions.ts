@@ -69,7 +69,7 @@ export interface CompiledJexl {
   /** The text between `{{` and `}}`. */
   readonly body: string
   readonly expression: JexlExpression
-  /** Functions and transforms the expression calls (helpers or not; checked when run). */
+  /** Helpers the expression calls (all known: unknown names fail compilation). */
   readonly calls: ReadonlyArray<string>
 }
 
@@ -184,7 +184,16 @@ const compileJexl = (source: string): Either.Either<CompiledJexl, string> => {
   if (balance !== undefined) return Either.left(`invalid JEXL ${JSON.stringify(body.trim())}: ${balance}`)
   try {
     const expression = expressionLanguage.compile(body)
-    return Either.right({ kind: "jexl", source, body, expression, calls: callsIn(expression._getAst()) })
+    const calls = callsIn(expression._getAst())
+    // a misspelt helper is the author's mistake: report it when the connector loads, not on a run
+    const unknown = calls.filter((name) => !Object.hasOwn(expressionHelpers, name))
+    if (unknown.length > 0) {
+      return Either.left(
+        `invalid JEXL ${JSON.stringify(body.trim())}: unknown helper ${unknown.map((name) => `"${name}"`).join(", ")}` +
+          ` (helpers: ${Object.keys(expressionHelpers).join(", ")})`
+      )
+    }
+    return Either.right({ kind: "jexl", source, body, expression, calls })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     return Either.left(`invalid JEXL ${JSON.stringify(body.trim())}: ${message}`)

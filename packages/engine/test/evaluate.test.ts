@@ -156,9 +156,10 @@ describe("evaluate: JEXL", () => {
   })
 
   it("reports failures as ExpressionError with the source and path", () => {
-    const broken = compileEvaluator(compiled("{{unknownFn(1)}}"), { path: "actions[0].result.data" })
-    expect(() => broken(new ContextScope({}))).toThrow(ExpressionError)
-    expect(() => broken(new ContextScope({}))).toThrow(/actions\[0\]\.result\.data/)
+    const broken = compileEvaluator(compiled("{{inputs.a + inputs.a}}"), { path: "actions[0].result.data" })
+    const scope = new ContextScope({ inputs: { a: "x".repeat(60) } }, { maxStringLength: 100 })
+    expect(() => broken(scope)).toThrow(ExpressionError)
+    expect(() => broken(scope)).toThrow(/actions\[0\]\.result\.data/)
   })
 
   it("bounds the strings an expression may build", () => {

@@ -402,6 +402,14 @@ describe("expressions", () => {
     expect(issue!.message).toContain("invalid JEXL")
   })
 
+  it("rejects a misspelt helper with its path, when the connector loads", () => {
+    const text = withActions(...action("a", step("s", ["        condition: '{{ presnt(inputs.id) }}'"])))
+    const [issue, ...rest] = issues(text)
+    expect(rest).toEqual([])
+    expect(issue).toMatchObject({ path: "actions[0].steps[0].condition", line: 12 })
+    expect(issue!.message).toContain('unknown helper "presnt"')
+  })
+
   it("rejects a broken JSONPath", () => {
     const text = withActions(...action("a", [
       "      - stepId: m",
