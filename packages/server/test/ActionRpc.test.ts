@@ -31,14 +31,16 @@ const setup = Effect.gen(function*() {
       settings: { base_url: sandbox.ats.baseUrl }
     })
   })
-  const hris = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "bamboohr",
-      connector_version: "1.0.0",
-      credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-      settings: { base_url: sandbox.hris.baseUrl }
+  const linkHris = (version: string) =>
+    project.client.accounts.create_account({
+      payload: accountBody({
+        connector_key: "bamboohr",
+        connector_version: version,
+        credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+        settings: { base_url: sandbox.hris.baseUrl }
+      })
     })
-  })
+  const hris = yield* linkHris("1.0.0")
   const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown; raw?: boolean }, idempotencyKey?: string) =>
     project.client.actions.rpc_action({
       headers: { "x-account-id": accountId, ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }) },
@@ -46,7 +48,7 @@ const setup = Effect.gen(function*() {
     })
   sandbox.faults.clear()
   sandbox.clearRequests()
-  return { sandbox, project, ats, hris, rpc }
+  return { sandbox, project, ats, hris, linkHris, rpc }
 })
 
 const attemptsAt = (sandbox: { requests: () => ReadonlyArray<{ path: string }> }, path: string) =>
@@ -68,7 +70,7 @@ layer(Server, { excludeTestServices: true })("action RPC", (it) => {
       expect((one.data as Record<string, unknown>).id).toBe(data[0]!.id)
     }))
 
-  it.effect("raw=true shows the provider calls with every credential redacted", () =>
+  it.effect("raw=true shows the provider calls with every undeclared credential redacted", () =>
     Effect.gen(function*() {
       const { hris, rpc, sandbox } = yield* setup
       const plain = yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Ada" } })
@@ -84,9 +86,54 @@ layer(Server, { excludeTestServices: true })("action RPC", (it) => {
       expect(call).toMatchObject({ method: "POST", body: { firstName: "Ada" }, response: { status: 200 } })
       const text = JSON.stringify(result.raw)
       expect(text).not.toContain(sandbox.hris.apiKey)
-      // The company domain is a credential of this account, so even the URL hides it.
+      // bamboohr 1.0.0 does not declare the company domain `secret: false`: it stays secret, even in the URL.
       expect(call!.url).toContain("[REDACTED]")
       expect(call!.url).not.toContain(`/${sandbox.hris.companyDomain}/`)
+    }))
+
+  it.effect("a credential declared secret: false shows in raw, errors and the request log; the API key in no form", () =>
+    Effect.gen(function*() {
+      const { linkHris, project, sandbox } = yield* setup
+      // bamboohr 1.2.0 declares the subdomain `secret: false`; the API key is `secret: true`
+      const hris = yield* linkHris("1.2.0")
+      const { apiKey, companyDomain } = sandbox.hris
+      const keyForms = [
+        apiKey,
+        encodeURIComponent(apiKey),
+        new URLSearchParams({ s: apiKey }).toString().slice(2),
+        Buffer.from(apiKey).toString("base64"),
+        Buffer.from(`${apiKey}:x`).toString("base64")
+      ]
+      const rpcRaw = send(
+        HttpClientRequest.post("/actions/rpc").pipe(
+          json({ action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Ada" }, raw: true }),
+          HttpClientRequest.setHeader("x-account-id", hris.id),
+          withKey(project.key)
+        )
+      )
+
+      const ok = yield* rpcRaw
+      expect(ok.status).toBe(200)
+      const [call] = (ok.json as { raw: ReadonlyArray<{ url: string }> }).raw
+      expect(call!.url).toContain(`/api/gateway.php/${companyDomain}/v1/employees/101`)
+      expect(call!.url).not.toContain("[REDACTED]")
+
+      sandbox.faults.add({ match: { path: `/api/gateway.php/${companyDomain}/v1/employees/101` }, fault: "status", status: 400, times: 1 })
+      const failed = yield* rpcRaw
+      expect(failed.status).toBe(400)
+      expect(failed.json).toMatchObject({
+        provider_errors: [{ status: 400, url: expect.stringContaining(`/api/gateway.php/${companyDomain}/v1/employees/101`) }]
+      })
+
+      const logs = yield* RequestLog
+      yield* logs.flush
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ text: string }>`SELECT row_to_json(r)::text AS text FROM request_logs r WHERE account_id = ${hris.id}`
+      expect(rows).toHaveLength(2)
+      for (const row of rows) expect(row.text).toContain(`/api/gateway.php/${companyDomain}/v1/employees/101`)
+      for (const [where, text] of [["success", ok.text], ["provider 400", failed.text], ...rows.map((row) => ["log", row.text])]) {
+        for (const form of keyForms) expect({ where, leaked: text!.includes(form) }).toEqual({ where, leaked: false })
+      }
     }))
 
   it.effect("applies the account rules: 404, 412 and 403", () =>

@@ -17,6 +17,7 @@ layer(Registry)("built-in connectors", (it) => {
       expect(sources.map((s) => Path.basename(Path.dirname(s.file)) + "@" + Path.basename(s.file, ".yaml"))).toEqual([
         "bamboohr@1.0.0",
         "bamboohr@1.1.0",
+        "bamboohr@1.2.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -25,7 +26,7 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0"
       ])
-      expect(yield* registry.registerBuiltins(sources)).toBe(9)
+      expect(yield* registry.registerBuiltins(sources)).toBe(10)
       expect(yield* registry.registerBuiltins(sources)).toBe(0)
 
       const edited = sources.map((source) =>

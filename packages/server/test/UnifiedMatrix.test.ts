@@ -454,10 +454,10 @@ const buildFixture = Effect.gen(function*() {
       wrongKey: yield* recordingClientFor("swy_not_a_key_of_this_server_0000000000")
     },
     key: project.key,
-    /** The credential values of each provider's accounts. */
+    /** The secret credential values of each provider's accounts (bamboohr declares the subdomain `secret: false`). */
     secrets: {
       ats: [sandbox.ats.apiKey],
-      hris: [sandbox.hris.apiKey, sandbox.hris.companyDomain],
+      hris: [sandbox.hris.apiKey],
       lms: [sandbox.lms.apiKey]
     } satisfies Record<Provider, ReadonlyArray<string>>
   }
