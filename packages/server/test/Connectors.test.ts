@@ -49,6 +49,19 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(greenhouse.enabled_actions_count).toBeNull()
     }))
 
+  it.effect("a credential field shows as secret unless its connector declares secret: false", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const subdomain = (version: string) =>
+        Effect.map(
+          client.connectors.get_connector({ path: { id: `bamboohr@${version}` }, urlParams: {} }),
+          (connector) => connector.authentication_methods[0]!.config_fields.find((field) => field.key === "subdomain")
+        )
+      // 1.1.0 leaves the flag out: shown (and redacted) as a secret; 1.2.0 declares it plain
+      expect(yield* subdomain("1.1.0")).toMatchObject({ secret: true })
+      expect(yield* subdomain("1.2.0")).toMatchObject({ secret: false })
+    }))
+
   it.effect("resolves ids key[@version][~owner] with query overrides", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject

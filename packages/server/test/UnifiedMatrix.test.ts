@@ -454,7 +454,7 @@ const buildFixture = Effect.gen(function*() {
       wrongKey: yield* recordingClientFor("swy_not_a_key_of_this_server_0000000000")
     },
     key: project.key,
-    /** The secret credential values of each provider's accounts (bamboohr declares the subdomain `secret: false`). */
+    /** The secret credential values of each provider's accounts (the BambooHR subdomain and TalentLMS domain are declared `secret: false`). */
     secrets: {
       ats: [sandbox.ats.apiKey],
       hris: [sandbox.hris.apiKey],

@@ -43,7 +43,8 @@ export const authenticationMethods = (connector: ParsedConnector) =>
         label: field.label ?? null,
         type: field.type ?? null,
         required: field.required ?? false,
-        secret: field.secret ?? false,
+        // undeclared counts as secret, as redaction treats it (fail safe)
+        secret: field.secret ?? true,
         placeholder: field.placeholder === undefined ? null : String(field.placeholder),
         description: field.description ?? null
       }))
