@@ -16,6 +16,11 @@ export interface ProviderRequest {
    * statuses are read bounded and parsed like `json`, so provider error messages survive).
    */
   readonly responseType?: "json" | "bytes" | "stream" | undefined
+  /**
+   * The URL came from provider data and names another host than the connector's (a download
+   * link): it is sent bare and may only reach public addresses, whatever the allowlist.
+   */
+  readonly foreign?: boolean | undefined
   /** Values that must never appear in a capture, a log line or an error (credential values). */
   readonly secrets: ReadonlyArray<string>
 }

@@ -573,6 +573,7 @@ class Run {
       })
     }
     let target = http.url === undefined ? "" : paramText(http.url(scope) ?? "")
+    let substituted = false
     const query: Array<[string, string]> = []
     const headers: Record<string, string> = {}
     let body: Record<string, unknown> | undefined
@@ -598,14 +599,25 @@ class Run {
           if (arg.spread && isRecord(value)) body = Object.assign(body ?? {}, value)
           else (body ??= {})[arg.name] = value
           break
-        case "path":
-          target = target.split(`{${arg.name}}`).join(encodeURIComponent(paramText(value)))
+        case "path": {
+          const filled = target.split(`{${arg.name}}`).join(encodeURIComponent(paramText(value)))
+          substituted ||= filled !== target
+          target = filled
           break
+        }
       }
     }
     const url = this.resolveUrl(target, http.staticOrigin, step, defaults.foreignOk === true && method === "GET")
     if (url.origin !== this.baseOrigin() && defaults.foreignOk === true && method === "GET" && !http.staticOrigin) {
-      // nothing of the connector's (credentials, headers, query arguments) goes to a host it does not name
+      // nothing of the connector's (credentials, headers, query or path arguments) goes to a host it does not name
+      const refuse = (why: string) =>
+        new ActionDefinitionError({
+          message: `step "${step.stepId}": the download link on ${url.origin} ${why}`,
+          actionId: this.plan.action.actionId,
+          stepId: step.stepId
+        })
+      if (url.protocol !== "https:") throw refuse("is not https; links to other hosts must be")
+      if (substituted) throw refuse("would carry the step's path arguments to another host")
       return { method: "GET", url, headers: {}, body: undefined, bare: true }
     }
     // `proxy` query parameters are meant for the provider's API, not for other hosts
@@ -637,6 +649,7 @@ class Run {
         headers: { ...auth.headers, ...built.headers },
         body: built.body,
         responseType: built.responseType,
+        ...(built.bare === true ? { foreign: true } : {}),
         secrets: [...this.secrets]
       }
       return this.transport.send(request)

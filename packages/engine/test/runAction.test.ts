@@ -1108,6 +1108,9 @@ describe("runAction: inputs and definition errors", () => {
                       - name: key
                         value: $.credentials.apiKey
                         in: query
+                      - name: tenant
+                        value: $.credentials.apiKey
+                        in: path
       `)
       const bytes = new Uint8Array([7, 8, 9])
       const file = () => ({ status: 200, headers: { "Content-Type": "application/pdf" }, body: bytes })
@@ -1115,6 +1118,14 @@ describe("runAction: inputs and definition errors", () => {
       const foreign = yield* succeed(files, "download", { link }, file)
       expect(foreign.requests[0]!.url).toBe(link)
       expect(foreign.requests[0]!.headers).toEqual({})
+      expect(foreign.requests[0]!.foreign).toBe(true)
+      const plain = yield* failWith(files, "download", { link: "http://files.example-cdn.net/cv.pdf" }, file)
+      expect([plain.error._tag, plain.requests.length]).toEqual(["ActionDefinitionError", 0])
+      expect(plain.error.message).toMatch(/is not https/)
+      // a path argument filled into a link on another host would carry the credential there
+      const templated = yield* failWith(files, "download", { link: "https://files.example-cdn.net/{tenant}/cv.pdf" }, file)
+      expect([templated.error._tag, templated.requests.length]).toEqual(["ActionDefinitionError", 0])
+      expect(JSON.stringify(templated.error)).not.toContain(credentials.apiKey)
       expect(foreign.output.data).toMatchObject({ data: bytes, contentType: "application/pdf" })
       // on the connector's own host the same step is authenticated as usual
       const own = yield* succeed(files, "download", { link: "https://api.example.com/files/1" }, file)

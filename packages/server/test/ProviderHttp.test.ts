@@ -76,6 +76,27 @@ layer(Live, { excludeTestServices: true })("provider HTTP retries without an ans
     }))
 })
 
+layer(Live, { excludeTestServices: true })("provider HTTP for links from provider data", (it) => {
+  it.effect("a foreign link may not reach an allowlisted private address; the connector's own host may", () =>
+    Effect.gen(function*() {
+      const provider = yield* misbehavingProvider("reset")
+      const http = yield* ProviderHttp
+      const send = (foreign: boolean) =>
+        Effect.flip(http.transport({ accountId: `foreign-${foreign}` }).send({
+          method: "GET",
+          url: provider.url,
+          headers: {},
+          foreign,
+          secrets: []
+        }))
+      const refused = yield* send(true)
+      expect(refused.message).toMatch(/refused/)
+      expect(provider.received()).toBe(0)
+      yield* send(false)
+      expect(provider.received()).toBeGreaterThan(0)
+    }).pipe(Effect.scoped))
+})
+
 describe("retryableFailure", () => {
   it("repeats any method whose connection never opened", () => {
     expect(retryableFailure("POST", "unreachable", false)).toBe(true)

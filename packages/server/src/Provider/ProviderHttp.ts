@@ -141,15 +141,16 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       })
 
     /** SSRF verdicts are cached per origin for a minute: DNS answers change, but not per call. */
-    const vet = (url: string) =>
+    /** `foreign` links (from provider data) may only reach public addresses: no allowlist for them. */
+    const vet = (url: string, foreign: boolean) =>
       Effect.gen(function*() {
-        const origin = new URL(url).origin
+        const origin = `${foreign ? "foreign " : ""}${new URL(url).origin}`
         const cached = verdicts.get(origin)
         if (cached !== undefined && Date.now() - cached.at < VERDICT_TTL_MS) {
           if (!cached.ok) return yield* refused(url, cached.message)
           return
         }
-        const verdict = yield* Effect.either(checkOutboundUrl(url, config.outboundAllowlist))
+        const verdict = yield* Effect.either(checkOutboundUrl(url, foreign ? [] : config.outboundAllowlist))
         const ok = verdict._tag === "Right"
         const message = verdict._tag === "Left" ? verdict.left.message : ""
         verdicts.set(origin, { ok, message, at: Date.now() })
@@ -274,7 +275,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       Effect.gen(function*() {
         const policy = { ...configuredPolicy, ...options.policy }
         const redactedUrl = redactText(request.url, request.secrets)
-        yield* vet(request.url)
+        yield* vet(request.url, request.foreign === true)
         const { limiter, permits } = yield* limitsFor(options.accountId, options.requestsPerSecond)
         const started = Date.now()
         const deadline = started + Duration.toMillis(policy.deadline)
