@@ -30,8 +30,17 @@ const onDate = (f: (time: number, ...args: Array<unknown>) => unknown): Helper =
     return time === undefined || Number.isNaN(new Date(time).getTime()) ? null : f(time, ...args)
   }
 
-/** `replace` refuses to build more than this (its output can be input × replacement long). */
+/** `replace`, `join` and `concat` refuse to build more than this (null instead of a throw). */
 export const MAX_REPLACED_LENGTH = 10_000_000
+/** `split` keeps at most this many parts (a provider string split by "" could make millions). */
+export const MAX_SPLIT_PARTS = 10_000
+
+/** Joined text, or null when it would exceed the bound (V8 would throw past its string limit). */
+const boundedJoin = (parts: ReadonlyArray<unknown>, separator: string) => {
+  let length = 0
+  for (const part of parts) length += String(part).length + separator.length
+  return length > MAX_REPLACED_LENGTH ? null : parts.join(separator)
+}
 
 const DAY_MS = 86_400_000
 
@@ -110,16 +119,14 @@ export const expressionHelpers: Readonly<Record<string, Helper>> = {
     typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [],
   // Readable text from a list (e.g. a note's lines): the present strings, numbers and booleans only.
   join: (values: unknown, separator: unknown = ", ") =>
-    (Array.isArray(values) ? values : [values])
-      .filter(isPresentScalar)
-      .join(typeof separator === "string" ? separator : ", "),
+    boundedJoin((Array.isArray(values) ? values : [values]).filter(isPresentScalar), typeof separator === "string" ? separator : ", "),
   now: () => new Date().toISOString(),
 
   // ---- strings
   lower: onText((text) => text.toLowerCase()),
   upper: onText((text) => text.toUpperCase()),
   trim: onText((text) => text.trim()),
-  split: onText((text, separator) => (typeof separator === "string" ? text.split(separator) : null)),
+  split: onText((text, separator) => (typeof separator === "string" ? text.split(separator, MAX_SPLIT_PARTS) : null)),
   replace: onText(replace),
   // positions from 0, the end excluded; negative ones count from the end
   substring: onText(substring),
@@ -129,7 +136,7 @@ export const expressionHelpers: Readonly<Record<string, Helper>> = {
     typeof text === "string" && typeof prefix === "string" && text.startsWith(prefix),
   endsWith: (text: unknown, suffix: unknown) =>
     typeof text === "string" && typeof suffix === "string" && text.endsWith(suffix),
-  concat: (...parts: Array<unknown>) => parts.filter(isPresentScalar).join(""),
+  concat: (...parts: Array<unknown>) => boundedJoin(parts.filter(isPresentScalar), ""),
   string,
   number: (value: unknown) => (isMissing(value) ? value : toNumber(value)),
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { MAX_REPLACED_LENGTH } from "../src/ExpressionHelpers.js"
+import { MAX_REPLACED_LENGTH, MAX_SPLIT_PARTS } from "../src/ExpressionHelpers.js"
 import {
   classifyExpression,
   compileEvaluator,
@@ -217,6 +217,12 @@ describe("expression helpers", () => {
     const replace = expressionHelpers.replace!
     expect(replace("x".repeat(1000), "x", "y".repeat(MAX_REPLACED_LENGTH / 1000))).toHaveLength(MAX_REPLACED_LENGTH)
     expect(replace("x".repeat(1000), "x", "y".repeat(MAX_REPLACED_LENGTH / 1000 + 1))).toBeNull()
+    // join and concat answer null rather than throw past the bound; split keeps a bounded number of parts
+    const huge = Array.from({ length: 11 }, () => "z".repeat(MAX_REPLACED_LENGTH / 10))
+    expect(expressionHelpers.join!(huge, "")).toBeNull()
+    expect(expressionHelpers.concat!(...huge)).toBeNull()
+    expect(expressionHelpers.join!(huge.slice(0, 2), "")).toHaveLength(2 * MAX_REPLACED_LENGTH / 10)
+    expect(expressionHelpers.split!("q".repeat(MAX_SPLIT_PARTS * 3), "")).toHaveLength(MAX_SPLIT_PARTS)
     // ...and what is built still meets the expression output bound
     const scope = new ContextScope({ v: "x".repeat(100), a: "y".repeat(100) }, { maxStringLength: 1000 })
     expect(() => compileEvaluator(compiled("{{v|replace('x', a)}}"))(scope)).toThrow(/at most 1000/)
