@@ -1,6 +1,6 @@
 import { Duration } from "effect"
 
-/** How the client retries answers the server marks as transient (429, and 408 where safe). */
+/** How the client retries answers the server marks as transient (429 and 408, for calls safe to repeat). */
 export interface RetryPolicy {
   /** Attempts in all, the first included; 1 turns retries off. */
   readonly maxAttempts: number

@@ -11,7 +11,8 @@ export interface ClientOptions {
   /** Where the server listens, e.g. `http://127.0.0.1:4000`; omit when the HttpClient already targets it. */
   readonly baseUrl?: URL | string | undefined
   /**
-   * Retries of 429 and 408 answers (see `RetryPolicy`). Omitted, the bare derived client is
+   * Retries of 429 and 408 answers to calls safe to repeat: GET, HEAD, PUT, DELETE, OPTIONS,
+   * or any call with an `Idempotency-Key` (see `RetryPolicy`). Omitted, the bare derived client is
    * made, answering every status as it came; `SwitchyardClient` and `createSwitchyardClient`
    * retry by default.
    */

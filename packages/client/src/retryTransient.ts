@@ -5,13 +5,14 @@ import { parseRetryAfter, retryDelay, type RetryPolicy } from "./RetryPolicy.js"
 const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
 
 /**
- * 429: the server refused the call, so any call may be sent again. 408: the server's deadline
- * passed while the call may have been under way, so only calls safe to repeat are: idempotent
- * methods, or writes carrying an `Idempotency-Key` (the server answers those once).
+ * 429 and 408 are retried only for calls safe to repeat: idempotent methods, or writes carrying
+ * an `Idempotency-Key` (the server answers those once). A 408 may come after the call was under
+ * way, and so may a 429: a multi-step write can be refused after an earlier provider write of
+ * the same action succeeded, so repeating an unkeyed POST/PATCH could duplicate that write.
  */
 export const isTransient = (request: HttpClientRequest.HttpClientRequest, status: number) =>
-  status === 429 ||
-  (status === 408 && (idempotentMethods.has(request.method) || request.headers["idempotency-key"] !== undefined))
+  (status === 429 || status === 408) &&
+  (idempotentMethods.has(request.method) || request.headers["idempotency-key"] !== undefined)
 
 /**
  * Retries transient answers at the HttpClient level, where the `Retry-After` header is still

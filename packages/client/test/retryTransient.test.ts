@@ -52,7 +52,7 @@ describe("retryTransient", () => {
   it.scopedLive("stops after maxAttempts and hands back the last 429", () =>
     Effect.gen(function*() {
       const server = yield* scriptedServer([{ status: 429 }])
-      const response = yield* send(HttpClientRequest.post(`${server.url}/things`))
+      const response = yield* send(HttpClientRequest.get(`${server.url}/things`))
       expect(response.status).toBe(429)
       expect(server.seen).toHaveLength(3)
     }))
@@ -65,22 +65,27 @@ describe("retryTransient", () => {
       expect(server.seen).toHaveLength(1)
     }))
 
-  it.scopedLive("retries 408 only for calls safe to repeat", () =>
-    Effect.gen(function*() {
-      const timeoutOnce: ReadonlyArray<Answer> = [{ status: 408, headers: { "retry-after": "0" } }, { status: 200 }]
-      const get = yield* scriptedServer(timeoutOnce)
-      expect((yield* send(HttpClientRequest.get(`${get.url}/things`))).status).toBe(200)
-      expect(get.seen).toHaveLength(2)
-      const post = yield* scriptedServer(timeoutOnce)
-      expect((yield* send(HttpClientRequest.post(`${post.url}/things`))).status).toBe(408)
-      expect(post.seen).toHaveLength(1)
-      const keyed = yield* scriptedServer(timeoutOnce)
-      const keyedPost = HttpClientRequest.post(`${keyed.url}/things`).pipe(
-        HttpClientRequest.setHeader("idempotency-key", "create-1")
-      )
-      expect((yield* send(keyedPost)).status).toBe(200)
-      expect(keyed.seen.map((seen) => seen.headers["idempotency-key"])).toEqual(["create-1", "create-1"])
-    }))
+  // A 429 may follow a provider write of the same action that succeeded, so it is no safer to repeat than a 408.
+  for (const status of [408, 429]) {
+    it.scopedLive(`retries ${status} only for calls safe to repeat`, () =>
+      Effect.gen(function*() {
+        const refusedOnce: ReadonlyArray<Answer> = [{ status, headers: { "retry-after": "0" } }, { status: 200 }]
+        const get = yield* scriptedServer(refusedOnce)
+        expect((yield* send(HttpClientRequest.get(`${get.url}/things`))).status).toBe(200)
+        expect(get.seen).toHaveLength(2)
+        for (const unkeyed of [HttpClientRequest.post, HttpClientRequest.patch]) {
+          const server = yield* scriptedServer(refusedOnce)
+          expect((yield* send(unkeyed(`${server.url}/things`))).status).toBe(status)
+          expect(server.seen).toHaveLength(1)
+        }
+        const keyed = yield* scriptedServer(refusedOnce)
+        const keyedPost = HttpClientRequest.post(`${keyed.url}/things`).pipe(
+          HttpClientRequest.setHeader("idempotency-key", "create-1")
+        )
+        expect((yield* send(keyedPost)).status).toBe(200)
+        expect(keyed.seen.map((seen) => seen.headers["idempotency-key"])).toEqual(["create-1", "create-1"])
+      }))
+  }
 
   it.scopedLive("leaves other statuses alone", () =>
     Effect.gen(function*() {
