@@ -110,10 +110,12 @@ const checkInput = (input: ActionInput, value: unknown, issues: Array<InputIssue
     else if (typeof value === "string" && input.type !== "object") items = value.split(",").map((item) => item.trim())
     else items = [value]
     const out: Array<unknown> = []
+    const fields = input.type === "object" ? nestedInputs(input.properties) : undefined
     items.forEach((item, index) => {
+      const name = `${input.name}[${index}]`
       const checked = checkOne(input, item)
-      if (Either.isLeft(checked)) issues.push({ input: `${input.name}[${index}]`, message: checked.left })
-      else out.push(checked.right)
+      if (Either.isLeft(checked)) issues.push({ input: name, message: checked.left })
+      else out.push(fields === undefined ? checked.right : checkMembers(fields, checked.right as Record<string, unknown>, name, issues))
     })
     return out
   }

@@ -123,6 +123,23 @@ describe("validateInputs", () => {
     const noCandidate = validateInputs(withBody, { body: { summary: "x" } })
     expect(Either.isLeft(noCandidate) && noCandidate.left.message).toBe("invalid inputs: body.candidate is required")
   })
+
+  it("checks the listed members of each item of an array of objects", () => {
+    const withAttachments = {
+      inputs: [{
+        name: "attachments",
+        type: "object" as const,
+        in: "body" as const,
+        array: true,
+        properties: [{ name: "url", type: "string", required: true }, { name: "size", type: "number" }]
+      }]
+    }
+    expect(validateInputs(withAttachments, { attachments: [{ url: "a", size: "3" }] })).toEqual(
+      Either.right({ attachments: [{ url: "a", size: 3 }] })
+    )
+    const broken = validateInputs(withAttachments, { attachments: [{ url: "a" }, { size: 1 }] })
+    expect(Either.isLeft(broken) && broken.left.message).toBe("invalid inputs: attachments[1].url is required")
+  })
 })
 
 describe("inputsFromRequest", () => {
