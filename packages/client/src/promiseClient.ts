@@ -15,7 +15,10 @@ export interface PromiseClientOptions {
 }
 
 export interface CallOptions {
-  /** Aborts the call, its retries and their waits. */
+  /**
+   * Aborts the call, its retries and their waits; the call then rejects with `signal.reason`
+   * (an `AbortError` DOMException unless the caller gave another), as `fetch` does.
+   */
   readonly signal?: AbortSignal | undefined
 }
 
@@ -52,14 +55,18 @@ export const createSwitchyardClient = (options: PromiseClientOptions): Switchyar
     makeClient({ apiKey: options.apiKey, baseUrl: options.baseUrl, retry }).pipe(Effect.provide(FetchHttpClient.layer))
   )
   // The fetch client reads its `fetch` from the calling fiber's context, so each call provides it.
-  const run = <A, E>(effect: Effect.Effect<A, E>, callOptions?: CallOptions): Promise<A> =>
-    Effect.runPromiseExit(
+  const run = <A, E>(effect: Effect.Effect<A, E>, callOptions?: CallOptions): Promise<A> => {
+    const signal = callOptions?.signal
+    return Effect.runPromiseExit(
       Effect.provideService(effect, FetchHttpClient.Fetch, fetch),
-      callOptions?.signal === undefined ? undefined : { signal: callOptions.signal }
+      signal === undefined ? undefined : { signal }
     ).then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
+      // An abort interrupts the fiber; reject as fetch does, with the signal's reason, not Effect's interruption.
+      if (signal?.aborted === true && Cause.isInterrupted(exit.cause)) throw signal.reason
       throw Cause.squash(exit.cause)
     })
+  }
   const groups = Object.fromEntries(
     Object.entries(client as unknown as Record<string, Record<string, (request: unknown) => Effect.Effect<unknown>>>).map((
       [group, operations]

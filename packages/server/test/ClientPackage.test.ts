@@ -62,12 +62,15 @@ const listApplications = (client: SwitchyardClient, accountId: string, pageSize 
     })
   )
 
-/** A fetch that counts the calls it sends. */
-const countingFetch = () => {
+/** A fetch that counts the calls it sends, showing each answer to `onResponse`. */
+const countingFetch = (onResponse: (response: Response) => void = () => {}) => {
   const counter = { calls: 0 }
   const fetch: typeof globalThis.fetch = (input, init) => {
     counter.calls++
-    return globalThis.fetch(input, init)
+    return globalThis.fetch(input, init).then((response) => {
+      onResponse(response)
+      return response
+    })
   }
   return { counter, fetch }
 }
@@ -220,6 +223,43 @@ layer(Server, { excludeTestServices: true })("@switchyard/client", (it) => {
         client.accounts.get_account({ path: { id: "acc_unknown" }, urlParams: {} }).catch((error: unknown) => error)
       )
       expect(notFound).toMatchObject({ _tag: "NotFound", statusCode: 404 })
+    }))
+
+  it.effect("the Promise client, aborted during a retry wait, rejects with the signal's reason and sends no retry", () =>
+    Effect.gen(function*() {
+      const { ats, project, providerCalls, sandbox } = yield* setup
+      let controller = new AbortController()
+      let abortReason: unknown = undefined
+      // Abort once the 429 is in: the client is then reading it or waiting out Retry-After, never retrying.
+      const { counter, fetch } = countingFetch((response) => {
+        if (response.status === 429) setTimeout(() => controller.abort(abortReason), 0)
+      })
+      const client = createSwitchyardClient({ baseUrl: yield* serverUrl, apiKey: project.key, fetch })
+      const abortedList = (reason: unknown) => {
+        controller = new AbortController()
+        abortReason = reason
+        counter.calls = 0
+        sandbox.clearRequests()
+        sandbox.faults.add({ match: { path: "/v1/applications" }, fault: "rate_limit", retryAfter: 20, times: 1 })
+        return Effect.promise(() =>
+          client.unified_ats.ats_list_applications(
+            { headers: { "x-account-id": ats.id }, urlParams: { page_size: 3 } },
+            { signal: controller.signal }
+          ).then(() => "listed", (error: unknown) => error)
+        )
+      }
+
+      const byDefault = yield* abortedList(undefined)
+      expect(byDefault).toBeInstanceOf(DOMException)
+      expect((byDefault as DOMException).name).toBe("AbortError")
+      expect(counter.calls).toBe(1)
+      expect(providerCalls()).toBe(1)
+
+      const reason = new Error("the user left the page")
+      expect(yield* abortedList(reason)).toBe(reason)
+      expect(counter.calls).toBe(1)
+      expect(providerCalls()).toBe(1)
+      sandbox.faults.clear()
     }))
 
   it.effect("never shows the API key: not in the config, errors, causes or logs", () =>
