@@ -105,13 +105,34 @@ layer(Server, { excludeTestServices: true })("unified document download", (it) =
       const response = yield* download(app.id, attachment.filename)
       expect(response.status).toBe(200)
       expect(response.headers.get("content-type")).toBe("application/pdf")
-      expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${attachment.filename}"`)
+      expect(response.headers.get("content-disposition")).toBe(
+        `attachment; filename="${attachment.filename}"; filename*=UTF-8''${encodeURIComponent(attachment.filename)}`
+      )
       expect(response.headers.get("content-length")).toBe(String(expected.length))
       expect((yield* bytesOf(response)).equals(expected)).toBe(true)
 
       const exported = yield* download(app.id, attachment.filename, "?export_format=application%2Fx-custom")
       expect(exported.headers.get("content-type")).toBe("application/x-custom")
       expect((yield* bytesOf(exported)).equals(expected)).toBe(true)
+    }))
+
+  it.effect("any provider file name goes out as an ASCII fallback and UTF-8 filename*, control characters stripped", () =>
+    Effect.gen(function*() {
+      const { download, sandbox } = yield* setup
+      const named = (filename: string) =>
+        Effect.gen(function*() {
+          const document = sandbox.addLargeDocument({ size: 70_000, filename, contentType: "application/pdf" })
+          const response = yield* download(document.applicationId, document.filename)
+          expect(response.status).toBe(200)
+          const disposition = response.headers.get("content-disposition")!
+          const fallback = /^attachment; filename="([\x20-\x7e]*)"; filename\*=UTF-8''([A-Za-z0-9!#$&+\-.^_`|~%]+)$/.exec(disposition)
+          expect(fallback).not.toBeNull()
+          const bytes = yield* bytesOf(response)
+          expect(createHash("sha256").update(bytes).digest("hex")).toBe(document.sha256())
+          return { fallback: fallback![1], name: decodeURIComponent(fallback![2]!) }
+        })
+      expect(yield* named("简历 \"final\".pdf")).toEqual({ fallback: "__ _final_.pdf", name: "简历 \"final\".pdf" })
+      expect(yield* named("two\r\nlines\t.pdf")).toEqual({ fallback: "twolines.pdf", name: "twolines.pdf" })
     }))
 
   it.effect("format=base64 of a multi-chunk document is exactly the base64 of the whole, with or without Content-Length", () =>

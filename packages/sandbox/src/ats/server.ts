@@ -422,7 +422,10 @@ export const atsRoutes = (o: AtsOptions): ReadonlyArray<Route> => {
       const id = idOf(p["id"])
       const headersOf = (file: { readonly filename: string; readonly contentType: string }) => ({
         "content-type": file.contentType,
-        "content-disposition": `attachment; filename="${file.filename.replace(/"/g, "")}"`,
+        // any name, as providers send it (RFC 6266): an ASCII fallback, the UTF-8 name in filename*
+        "content-disposition": `attachment; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${
+          encodeURIComponent(file.filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+        }`,
         "cache-control": "private, max-age=604800"
       })
       const large = files.generated(id)

@@ -2,6 +2,7 @@ import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { FileDownload } from "@switchyard/engine"
 import { Effect, Stream } from "effect"
+import { contentDisposition } from "./contentDisposition.js"
 
 /** A downloaded document: its bytes as they arrive and what the connector knows of them. */
 export interface Document {
@@ -77,11 +78,10 @@ export const documentResponse = (
       ...(size === undefined ? {} : { contentLength: base64Length(size) })
     })
   }
+  const disposition = document.fileName === undefined ? undefined : contentDisposition(document.fileName)
   return HttpServerResponse.stream(cut(document.stream), {
     contentType: typeof params.export_format === "string" ? params.export_format : document.contentType,
     ...(size === undefined ? {} : { contentLength: size }),
-    ...(document.fileName === undefined
-      ? {}
-      : { headers: { "content-disposition": `attachment; filename="${document.fileName.replace(/"/g, "")}"` } })
+    ...(disposition === undefined ? {} : { headers: { "content-disposition": disposition } })
   })
 }
