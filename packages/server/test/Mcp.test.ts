@@ -56,9 +56,9 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
 
 const textOf = (result: CallToolResult) => result.content.map((part) => part.type === "text" ? part.text : "").join("\n")
 
-const mcpPost = (key: string, accountId?: string) =>
+const mcpPost = (key: string, accountId?: string, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) =>
   HttpClientRequest.post("/mcp").pipe(
-    json({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    json(body),
     HttpClientRequest.setHeader("accept", "application/json, text/event-stream"),
     accountId === undefined ? (request) => request : HttpClientRequest.setHeader("x-account-id", accountId),
     withKey(key)
@@ -258,6 +258,43 @@ layer(Server, { excludeTestServices: true })("/mcp", (it) => {
       yield* project.client.accounts.patch_account({ path: { id: ats.id }, urlParams: {}, payload: { status: "suspended" } })
       expect(yield* refusedWith(project.key, ats.id)).toBe(412)
       expectErrorBody(yield* send(mcpPost(project.key, ats.id)), 412)
+    }))
+
+  it.scoped("refuses a JSON-RPC batch of requests with 400 before running any of them", () =>
+    Effect.gen(function*() {
+      const { ats, project, sandbox } = yield* setup
+      const toolCall = (id: number) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "greenhouse_ats_list_applications", arguments: { page_size: 1 } }
+      })
+      const batch = yield* send(mcpPost(project.key, ats.id, [toolCall(1), toolCall(2)]))
+      expect(batch.status).toBe(400)
+      expect(batch.json).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("batch") } })
+      expect(sandbox.requests().filter((request) => request.path === "/v1/applications")).toHaveLength(0)
+
+      // one request, sent as such, still runs: the body read for the check reaches the SDK whole
+      const single = yield* send(mcpPost(project.key, ats.id, toolCall(3)))
+      expect(single.status).toBe(200)
+      expect(single.json).toMatchObject({ id: 3, result: { structuredContent: { data: [expect.any(Object)] } } })
+      expect(sandbox.requests().filter((request) => request.path === "/v1/applications")).toHaveLength(1)
+    }))
+
+  it.scoped("a large result is carried once, as structured content, with a short text summary", () =>
+    Effect.gen(function*() {
+      const { ats, project } = yield* setup
+      const client = yield* connect(project.key, ats.id)
+      const result = yield* call(client, "greenhouse_ats_list_applications", { page_size: 500 })
+      expect(result.isError).toBeFalsy()
+      const structured = JSON.stringify(result.structuredContent)
+      expect(structured.length).toBeGreaterThan(64 * 1024)
+      const records = (result.structuredContent as { data: ReadonlyArray<{ id: string }> }).data
+      const text = textOf(result)
+      expect(text).toContain(`${records.length} records`)
+      expect(text).toContain("structuredContent")
+      expect(text.length).toBeLessThan(1_000)
+      expect(text).not.toContain(records[0]!.id)
     }))
 
   it.scoped("answers GET with 405; takes the account from ?x-account-id= too", () =>

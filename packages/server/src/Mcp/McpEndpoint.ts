@@ -3,8 +3,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Authentication, BadRequest, basic } from "@switchyard/api"
-import { type Context, Effect, Runtime } from "effect"
+import { type Context, Duration, Effect, Runtime } from "effect"
+import { SwitchyardConfig } from "../Config.js"
 import { type AccountToolset, AccountTools } from "./AccountTools.js"
+import { checkedMcpRequest, jsonRpcError } from "./McpRequestBody.js"
 
 /*
  * `/mcp`: MCP over Streamable HTTP, stateless (every POST stands alone, answered as JSON).
@@ -17,6 +19,8 @@ import { type AccountToolset, AccountTools } from "./AccountTools.js"
 export const MCP_PATH = "/mcp"
 const SERVER_INFO = { name: "switchyard", version: "0.1.0" } as const
 const MAX_ACCOUNT_ID = 200
+/** Past the provider deadline, time for the runner to turn it into a tool error and answer. */
+const DEADLINE_MARGIN = Duration.seconds(15)
 
 /** The API key by HTTP Basic, as every API call (the error middleware adds the 401's challenge). */
 const authenticate = (authentication: Context.Tag.Service<Authentication>) =>
@@ -62,39 +66,58 @@ const mcpServer = (toolset: AccountToolset, runtime: Runtime.Runtime<never>) => 
   return server
 }
 
-/** One MCP exchange through the SDK's web-standard transport. */
-const exchange = (request: HttpServerRequest.HttpServerRequest, toolset: AccountToolset) =>
+/**
+ * One MCP exchange through the SDK's web-standard transport, bounded: the SDK's promise
+ * never settles when its send fails (an answer too large to serialize), so past the
+ * deadline the request answers an internal error and the server is closed.
+ */
+const exchange = (request: HttpServerRequest.HttpServerRequest, toolset: AccountToolset, deadline: Duration.Duration) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
-    const webRequest = yield* HttpServerRequest.toWeb(request)
-    const response = yield* Effect.acquireUseRelease(
+    const checked = yield* checkedMcpRequest(yield* HttpServerRequest.toWeb(request))
+    if (checked.refused !== undefined) return checked.refused
+    const webRequest = checked.request
+    return yield* Effect.acquireUseRelease(
       Effect.sync(() => ({
         server: mcpServer(toolset, runtime),
         // stateless: `sessionIdGenerator` left out (undefined)
         transport: new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
       })),
-      // a caller gone interrupts this; closing the server then aborts its running tool calls
+      // a caller gone or the deadline interrupts this; closing the server then aborts its running tool calls
       ({ server, transport }) =>
         Effect.promise(async () => {
           await server.connect(transport)
           return transport.handleRequest(webRequest)
-        }),
+        }).pipe(
+          Effect.map(HttpServerResponse.fromWeb),
+          Effect.timeoutTo({
+            duration: deadline,
+            onSuccess: (response) => Effect.succeed(response),
+            onTimeout: () =>
+              Effect.as(
+                Effect.logError(`MCP request unanswered after ${Duration.format(deadline)}`),
+                jsonRpcError(500, ErrorCode.InternalError, "Internal error: the MCP request did not complete in time")
+              )
+          }),
+          Effect.flatten
+        ),
       ({ server }) => Effect.promise(() => server.close())
     )
-    return HttpServerResponse.fromWeb(response)
   })
 
 export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const tools = yield* AccountTools
     const authentication = yield* Authentication
+    const config = yield* SwitchyardConfig
+    const deadline = Duration.sum(Duration.millis(config.providerDeadlineMs), DEADLINE_MARGIN)
     const handler = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const caller = yield* authenticate(authentication)
       if (request.method !== "POST") return methodNotAllowed(request.method)
       const accountId = yield* accountIdOf(request)
       const toolset = yield* tools.forAccount(caller.projectId, accountId)
-      return yield* exchange(request, toolset)
+      return yield* exchange(request, toolset, deadline)
     })
     yield* router.all(MCP_PATH, handler)
   })

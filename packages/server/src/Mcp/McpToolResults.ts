@@ -4,13 +4,16 @@ import type { ActionDefinition } from "@switchyard/engine"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 
 /*
- * What a tools/call answers. A run's `{data, next}` goes out as JSON text (what agents read)
- * and as structured content; an action that calls a tool of an MCP server hands that tool's
+ * What a tools/call answers. A run's `{data, next}` goes out as structured content, and as
+ * JSON text too while small (the spec's SHOULD, for clients that read only text); a large
+ * one is not held twice: its text is a summary naming the size and the next cursor. An action that calls a tool of an MCP server hands that tool's
  * own result through. Failures are tool errors (`isError: true`): the agent sees why and
  * can correct its call, while the JSON-RPC exchange itself succeeded.
  */
 
 const MAX_DETAIL = 2_000
+/** Largest result (characters of JSON) also sent as text. */
+const MAX_TEXT_RESULT = 64 * 1024
 
 const text = (value: string): CallToolResult["content"][number] => ({ type: "text", text: value })
 
@@ -24,7 +27,15 @@ export const successResult = (action: ActionDefinition, data: unknown, next: unk
     if (passed.success) return passed.data
   }
   const payload = { data: jsonSafe(data), ...(next === undefined || next === null ? {} : { next: jsonSafe(next) }) }
-  return { content: [text(JSON.stringify(payload))], structuredContent: payload }
+  return { content: [text(textOf(payload))], structuredContent: payload }
+}
+
+const textOf = (payload: { readonly data: unknown; readonly next?: unknown }) => {
+  const json = JSON.stringify(payload)
+  if (json.length < MAX_TEXT_RESULT) return json
+  const shape = Array.isArray(payload.data) ? `${payload.data.length} records` : "one record"
+  const next = payload.next === undefined ? "" : ` Next page: ${JSON.stringify(payload.next)}.`
+  return `Result of ${shape} (${json.length} characters of JSON) is in structuredContent, not repeated here.${next}`
 }
 
 const truncate = (value: string) => value.length > MAX_DETAIL ? `${value.slice(0, MAX_DETAIL)}...` : value
