@@ -5,7 +5,7 @@ import { Effect, Layer } from "effect"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { accountBody, clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
@@ -24,12 +24,7 @@ const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   const project = yield* freshProject
   const ats = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      connector_version: "1.1.0",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl }
-    })
+    payload: sandboxGreenhouseAccount(sandbox, { connector_version: "1.1.0" })
   })
   const linkHris = (version: string) =>
     project.client.accounts.create_account({

@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { type Json, SandboxLive, SandboxProviders, applicationWithNote, direct } from "./support/SandboxLayer.js"
+import { type Json, SandboxLive, SandboxProviders, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -27,13 +27,7 @@ const setup = Effect.gen(function*() {
   sandbox.clearRequests()
   const { client } = yield* freshProject
   const greenhouse = yield* client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      connector_version: "1.2.0",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      // the acting user id is no secret; as a credential it would be redacted out of provider bodies
-      settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) }
-    })
+    payload: sandboxGreenhouseAccount(sandbox, { connector_version: "1.2.0" })
   })
   const bamboohr = yield* client.accounts.create_account({
     payload: accountBody({

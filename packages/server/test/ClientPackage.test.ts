@@ -10,8 +10,8 @@ import {
 import { expect, layer } from "@effect/vitest"
 import { Cause, Chunk, ConfigProvider, Effect, Inspectable, Layer, Logger, Stream } from "effect"
 import * as Util from "node:util"
-import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { freshProject } from "./support/Fixtures.js"
+import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /* The client package as a user adopts it: configured through Config, sending with fetch over a real socket. */
@@ -42,11 +42,7 @@ const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   const project = yield* freshProject
   const ats = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) }
-    })
+    payload: sandboxGreenhouseAccount(sandbox)
   })
   sandbox.faults.clear()
   sandbox.clearRequests()

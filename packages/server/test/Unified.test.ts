@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
@@ -12,11 +12,7 @@ const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   const project = yield* freshProject
   const ats = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) }
-    })
+    payload: sandboxGreenhouseAccount(sandbox)
   })
   const lms = yield* project.client.accounts.create_account({
     payload: accountBody({

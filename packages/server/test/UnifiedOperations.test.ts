@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { type Json, SandboxLive, SandboxProviders, applicationWithNote, direct } from "./support/SandboxLayer.js"
+import { type Json, SandboxLive, SandboxProviders, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
@@ -22,11 +22,7 @@ const setup = Effect.gen(function*() {
   sandbox.clearRequests()
   const project = yield* freshProject
   const ats = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) }
-    })
+    payload: sandboxGreenhouseAccount(sandbox)
   })
   const hris = yield* project.client.accounts.create_account({
     payload: accountBody({

@@ -1,7 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { Effect } from "effect"
-import { accountBody, freshProject } from "./Fixtures.js"
-import { SandboxProviders } from "./SandboxLayer.js"
+import { freshProject } from "./Fixtures.js"
+import { SandboxProviders, sandboxGreenhouseAccount } from "./SandboxLayer.js"
 
 /**
  * A fresh project with a Greenhouse account on the sandbox, for plain `fetch` against the
@@ -12,11 +12,7 @@ export const greenhouseOverFetch = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   const project = yield* freshProject
   const account = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "greenhouse",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl }
-    })
+    payload: sandboxGreenhouseAccount(sandbox)
   })
   const address = (yield* HttpServer.HttpServer).address
   const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""

@@ -15,12 +15,16 @@ export const SandboxLive = (seed = 7) =>
     )
   )
 
-/** A Greenhouse account on the sandbox's ATS, e.g. with a connector profile in `overrides`. */
+/**
+ * A Greenhouse account on the sandbox's ATS that may also write (the acting user, no secret,
+ * is a setting: as a credential it would be redacted out of provider bodies), e.g. with a
+ * connector profile or version in `overrides`.
+ */
 export const sandboxGreenhouseAccount = (sandbox: Sandbox, overrides: Partial<CreateAccount> = {}) =>
   accountBody({
     connector_key: "greenhouse",
     credentials: { apiKey: sandbox.ats.apiKey },
-    settings: { base_url: sandbox.ats.baseUrl },
+    settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) },
     ...overrides
   })
 
