@@ -11,7 +11,7 @@ import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
-import { AccountContexts } from "./AccountContext.js"
+import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { type EngineFailure, toApiError } from "./ActionErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { RequestLog } from "./RequestLog.js"
@@ -32,6 +32,8 @@ export interface RunOptions {
   readonly missingAction?: "not_found" | "not_implemented" | undefined
   /** `stream` passes downloaded files on unread (the unified download); JSON answers need `bytes`. */
   readonly downloads?: "bytes" | "stream" | undefined
+  /** The account as this request already resolved it (MCP lists the tools from it), not read again. */
+  readonly context?: AccountContext | undefined
 }
 
 export interface ActionRunResult {
@@ -66,7 +68,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
     ): Effect.Effect<ActionRunResult, ApiError> =>
       Effect.gen(function*() {
         const started = Date.now()
-        const context = yield* contexts.resolve(projectId, accountId)
+        const context = options.context ?? (yield* contexts.resolve(projectId, accountId))
         const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
         if (action === undefined) {
           const message = `Connector ${context.version.key}@${context.version.version} has no action ${actionId}`

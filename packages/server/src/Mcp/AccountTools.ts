@@ -16,7 +16,8 @@ export interface AccountToolset {
 /**
  * The MCP view of a linked account: its connector's actions that its profile enables, run
  * through the ActionRunner (the RPC's path: limits, retries, account rules, request log,
- * `last_request`). Resolving the account applies the 404 and 412 rules before MCP starts.
+ * `last_request`). Resolving the account (once per request, shared with the call) applies the
+ * 404 and 412 rules before MCP starts.
  */
 export class AccountTools extends Effect.Service<AccountTools>()("Switchyard/AccountTools", {
   effect: Effect.gen(function*() {
@@ -36,7 +37,7 @@ export class AccountTools extends Effect.Service<AccountTools>()("Switchyard/Acc
         const call = (name: string, args: Readonly<Record<string, unknown>>) => {
           const action = byName.get(name)
           if (action === undefined) return Effect.succeed(undefined)
-          return runner.execute(projectId, accountId, action.actionId, {}, { kind: "mcp", inputs: args }).pipe(
+          return runner.execute(projectId, accountId, action.actionId, {}, { kind: "mcp", inputs: args, context }).pipe(
             Effect.map((result) => successResult(action, result.data, result.next)),
             Effect.catchAll((error) => Effect.succeed(errorResult(error))),
             Effect.catchAllDefect((defect) =>
