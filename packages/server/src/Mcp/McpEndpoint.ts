@@ -90,16 +90,12 @@ const exchange = (request: HttpServerRequest.HttpServerRequest, toolset: Account
           return transport.handleRequest(webRequest)
         }).pipe(
           Effect.map(HttpServerResponse.fromWeb),
-          Effect.timeoutTo({
-            duration: deadline,
-            onSuccess: (response) => Effect.succeed(response),
-            onTimeout: () =>
-              Effect.as(
-                Effect.logError(`MCP request unanswered after ${Duration.format(deadline)}`),
-                jsonRpcError(500, ErrorCode.InternalError, "Internal error: the MCP request did not complete in time")
-              )
-          }),
-          Effect.flatten
+          Effect.timeout(deadline),
+          Effect.catchTag("TimeoutException", () =>
+            Effect.as(
+              Effect.logError(`MCP request unanswered after ${Duration.format(deadline)}`),
+              jsonRpcError(500, ErrorCode.InternalError, "Internal error: the MCP request did not complete in time")
+            ))
         ),
       ({ server }) => Effect.promise(() => server.close())
     )
