@@ -46,7 +46,7 @@ describe("embedded PostgreSQL", () => {
         Effect.scoped
       )
       expect(again).toEqual([{ value: "still here" }])
-    }), 60_000)
+    }))
 
   it.live("takes over a stale lock left by a crashed process", () =>
     Effect.gen(function*() {
@@ -58,6 +58,6 @@ describe("embedded PostgreSQL", () => {
         Effect.scoped
       )
       expect(rows).toEqual([{ one: 1 }])
-    }), 60_000)
+    }))
 })
 

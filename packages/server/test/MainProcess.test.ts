@@ -33,7 +33,7 @@ const start = (script: string, args: ReadonlyArray<string>, environment: NodeJS.
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
 
-const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => {
+const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (await check()) return
@@ -47,7 +47,7 @@ const waitFor = async (check: () => Promise<boolean> | boolean, what: string, ti
  * accepted but never answered is a failure (the socket must not open before the app is ready).
  */
 const healthy = (base: string) =>
-  fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+  fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) }).then(
     (r) => r.ok,
     (error: Error) => {
       if (error.name === "TimeoutError") throw new Error("a request during start-up was never answered")
@@ -73,7 +73,7 @@ describe("the server process", () => {
     await waitFor(() => healthy(base), "healthz")
 
     const auth = { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` }
-    const listed = await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(10_000) })
+    const listed = await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(60_000) })
     expect(listed.status).toBe(200)
     expect(await listed.json()).toEqual([])
     // /mcp sits beside the HttpApi on the router: mounted in the real server too.
@@ -81,7 +81,7 @@ describe("the server process", () => {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: "{}",
-      signal: AbortSignal.timeout(10_000)
+      signal: AbortSignal.timeout(60_000)
     })
     expect(mcp.status).toBe(400)
     expect(((await mcp.json()) as { message: string }).message).toContain("x-account-id")
@@ -95,8 +95,8 @@ describe("the server process", () => {
     expect(created.code).toBe(0)
     const readOnlyKey = created.output.match(/swy_[A-Za-z0-9_-]{43}/)![0]
     const readOnly = { authorization: `Basic ${Buffer.from(`${readOnlyKey}:`).toString("base64")}` }
-    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(200)
-    expect((await fetch(`${base}/v2/accounts/x`, { method: "DELETE", headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(403)
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(60_000) })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts/x`, { method: "DELETE", headers: readOnly, signal: AbortSignal.timeout(60_000) })).status).toBe(403)
     const keyId = created.output.match(/key ([0-9a-f-]{36}) for project/)![1]!
     expect((await runCli(["keys", "revoke", keyId], environment)).code).toBe(0)
     const bad = await runCli(["keys", "create", "--project", "nope"], environment)
@@ -111,11 +111,11 @@ describe("the server process", () => {
     // A restart keeps the data and prints no new key; the revoked key stays revoked.
     const again = start("src/main.ts", [], environment)
     await waitFor(() => healthy(base), "healthz after restart")
-    expect((await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(10_000) })).status).toBe(200)
-    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(10_000) })).status).toBe(401)
+    expect((await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(60_000) })).status).toBe(200)
+    expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(60_000) })).status).toBe(401)
     expect(again.output()).not.toMatch(/swy_/)
     const stoppedAgain = exited(again.child)
     again.child.kill("SIGINT")
     expect(await stoppedAgain).toBe(0)
-  }, 180_000)
+  }, 600_000)
 })

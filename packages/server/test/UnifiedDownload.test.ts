@@ -49,7 +49,7 @@ const direct = (url: string) => Effect.promise(() => fetch(url).then(async (r) =
 /** Waits until the sandbox has stopped sending `document` (the server let go of the provider connection). */
 const released = (document: LargeDocument) =>
   Effect.gen(function*() {
-    for (let attempt = 0; attempt < 200 && document.openDownloads() > 0; attempt++) yield* Effect.sleep("50 millis")
+    for (let attempt = 0; attempt < 1_200 && document.openDownloads() > 0; attempt++) yield* Effect.sleep("50 millis")
     return document.openDownloads()
   })
 
@@ -186,7 +186,7 @@ layer(Server, { excludeTestServices: true })("unified document download", (it) =
       const growth = { rss: peak.rss - before.rss, arrayBuffers: peak.arrayBuffers - before.arrayBuffers }
       expect(growth.rss).toBeLessThan(64 * MiB)
       expect(growth.arrayBuffers).toBeLessThan(64 * MiB)
-    }), 180_000)
+    }))
 
   it.effect("a client that goes away mid-download releases the provider connection; the server keeps serving", () =>
     Effect.gen(function*() {
@@ -204,7 +204,7 @@ layer(Server, { excludeTestServices: true })("unified document download", (it) =
       const again = yield* download(small.applicationId, small.filename)
       expect(again.status).toBe(200)
       expect(createHash("sha256").update(yield* bytesOf(again)).digest("hex")).toBe(small.sha256())
-    }), 60_000)
+    }))
 
   it.effect("the transport answers a 2xx stream unread (calls show a summary), other statuses parsed", () =>
     Effect.gen(function*() {

@@ -650,7 +650,7 @@ const providerFailures = (notFound: NonNullable<Operation["providerNotFound"]>) 
 const identifierOf = (record: Json) => ("event_id" in record ? "event_id" : "id")
 const idOf = (record: Json) => String(record[identifierOf(record)])
 
-layer(Env, { excludeTestServices: true, timeout: 120_000 })("unified contract matrix", (it) => {
+layer(Env, { excludeTestServices: true })("unified contract matrix", (it) => {
   it.effect("the table has one row for every endpoint of the unified groups, with its path ids", () =>
     Effect.gen(function*() {
       const { seed } = yield* Matrix
