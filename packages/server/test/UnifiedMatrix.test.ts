@@ -16,16 +16,22 @@ import { expectErrorBody, send, withKey, type WireResponse } from "./support/Wir
  * `proxy[...]` and each of its filter keys. One table row per operation; the cases are loops.
  */
 
-// Low limits keep the provider-failure cases quick: one retry, a short per-attempt timeout.
-const Server = Layer.merge(
-  TestServer({
-    SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-    SWITCHYARD_PROVIDER_TIMEOUT_MS: "200",
-    SWITCHYARD_PROVIDER_DEADLINE_MS: "3000",
-    SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "2"
-  }),
-  SandboxLive(17)
-)
+/**
+ * One retry and a short deadline keep the provider-failure cases quick. The per-attempt
+ * timeout is as long as the deadline, so a busy machine never turns a slow answer into a
+ * 408; only the server for the hanging-provider cases, where no answer ever comes, has a
+ * short one.
+ */
+const serverWith = (attemptTimeoutMs: number) =>
+  Layer.merge(
+    TestServer({
+      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+      SWITCHYARD_PROVIDER_TIMEOUT_MS: String(attemptTimeoutMs),
+      SWITCHYARD_PROVIDER_DEADLINE_MS: "3000",
+      SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "2"
+    }),
+    SandboxLive(17)
+  )
 
 type Provider = "ats" | "hris" | "lms"
 type Group = "unified_ats" | "unified_hris" | "unified_lms"
@@ -465,7 +471,7 @@ const buildFixture = Effect.gen(function*() {
 
 class Matrix extends Context.Tag("Test/UnifiedMatrix")<Matrix, Effect.Effect.Success<typeof buildFixture>>() {}
 
-const Env = Layer.effect(Matrix, buildFixture).pipe(Layer.provideMerge(Server))
+const envWith = (attemptTimeoutMs: number) => Layer.effect(Matrix, buildFixture).pipe(Layer.provideMerge(serverWith(attemptTimeoutMs)))
 
 type Fixture = Context.Tag.Service<Matrix>
 type Recording = Fixture["clients"]["full"]
@@ -643,14 +649,47 @@ const refusals: ReadonlyArray<Refusal> = [
 const providerFailures = (notFound: NonNullable<Operation["providerNotFound"]>) => [
   { title: `provider 404 → ${notFound.status}`, plan: { fault: "status", status: 404 }, status: notFound.status, says: notFound.says },
   { title: "provider 429 that persists → 429 with Retry-After", plan: { fault: "rate_limit", retryAfter: 30 }, status: 429, says: /answered 429/ },
-  { title: "provider timeout → 408 with Retry-After", plan: { fault: "timeout" }, status: 408, says: /did not answer within/ },
   { title: "provider 500 → 502", plan: { fault: "status", status: 500 }, status: 502, says: /500/ }
-] satisfies ReadonlyArray<{ readonly plan: FaultPlan; readonly title: string; readonly status: number; readonly says: RegExp }>
+] satisfies ReadonlyArray<ProviderFailure>
+
+const providerHangs: ReadonlyArray<ProviderFailure> = [
+  { title: "provider timeout → 408 with Retry-After", plan: { fault: "timeout" }, status: 408, says: /did not answer within/ }
+]
+
+interface ProviderFailure {
+  readonly plan: FaultPlan
+  readonly title: string
+  readonly status: number
+  readonly says: RegExp
+}
+
+/** Each implemented operation meets each failure on every request to its provider. */
+const providerFailureCases = (
+  it: { readonly effect: (name: string, self: () => Effect.Effect<void, unknown, Matrix>) => void },
+  failuresOf: (op: Operation) => ReadonlyArray<ProviderFailure>
+) => {
+  for (const endpoint of endpoints.filter(implemented)) {
+    const { op } = endpoint
+    const name = endpoint.name
+    const provider = op.provider
+    for (const { plan, says, status, title } of failuresOf(op)) {
+      it.effect(`${name}: ${title}`, () =>
+        Effect.gen(function*() {
+          const fixture = yield* Matrix
+          const outcome = yield* withFault(fixture, { ...plan, match: { provider } }, call(fixture, endpoint))
+          expectFailure(outcome, status, says, { providerDetails: true })
+          expectNoSecret(fixture, provider, outcome.wire.text)
+          if (status === 429) expect(outcome.wire.headers["retry-after"]).toBe("30")
+          if (status === 408) expect(Number(outcome.wire.headers["retry-after"])).toBeGreaterThan(0)
+        }))
+    }
+  }
+}
 
 const identifierOf = (record: Json) => ("event_id" in record ? "event_id" : "id")
 const idOf = (record: Json) => String(record[identifierOf(record)])
 
-layer(Env, { excludeTestServices: true })("unified contract matrix", (it) => {
+layer(envWith(3000), { excludeTestServices: true })("unified contract matrix", (it) => {
   it.effect("the table has one row for every endpoint of the unified groups, with its path ids", () =>
     Effect.gen(function*() {
       const { seed } = yield* Matrix
@@ -697,22 +736,7 @@ layer(Env, { excludeTestServices: true })("unified contract matrix", (it) => {
   })
 
   describe("provider failures, as the connectors map them", () => {
-    for (const endpoint of endpoints.filter(implemented)) {
-      const { op } = endpoint
-      const name = endpoint.name
-      const provider = op.provider
-      for (const { plan, says, status, title } of providerFailures(op.providerNotFound!)) {
-        it.effect(`${name}: ${title}`, () =>
-          Effect.gen(function*() {
-            const fixture = yield* Matrix
-            const outcome = yield* withFault(fixture, { ...plan, match: { provider } }, call(fixture, endpoint))
-            expectFailure(outcome, status, says, { providerDetails: true })
-            expectNoSecret(fixture, provider, outcome.wire.text)
-            if (status === 429) expect(outcome.wire.headers["retry-after"]).toBe("30")
-            if (status === 408) expect(Number(outcome.wire.headers["retry-after"])).toBeGreaterThan(0)
-          }))
-      }
-    }
+    providerFailureCases(it, (op) => providerFailures(op.providerNotFound!))
   })
 
   describe("read operations: fields, raw, proxy and filters", () => {
@@ -781,4 +805,9 @@ layer(Env, { excludeTestServices: true })("unified contract matrix", (it) => {
       }
     }
   })
+})
+
+// A provider that never answers: the only server here with a short per-attempt timeout.
+layer(envWith(200), { excludeTestServices: true })("unified contract matrix, hanging providers", (it) => {
+  providerFailureCases(it, () => providerHangs)
 })
