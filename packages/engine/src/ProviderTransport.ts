@@ -55,10 +55,11 @@ export class StreamedBody {
 /**
  * The call failed without a usable HTTP answer (after whatever retries the transport does):
  * `timeout` (our deadline), `unreachable` (connection errors), `too_large` (response bound),
- * `rate_limited` (the provider kept answering 429), `unavailable` (kept answering 5xx).
+ * `rate_limited` (the provider kept answering 429), `unavailable` (kept answering 5xx),
+ * `invalid_response` (a 2xx body that is not what it claims to be, or that cannot be mapped).
  */
 export class ProviderTransportError extends Data.TaggedError("ProviderTransportError")<{
-  readonly reason: "timeout" | "unreachable" | "too_large" | "rate_limited" | "unavailable"
+  readonly reason: "timeout" | "unreachable" | "too_large" | "rate_limited" | "unavailable" | "invalid_response"
   readonly message: string
   readonly url: string
   /** Seconds after which a retry may succeed, when known (Retry-After). */

@@ -196,6 +196,8 @@ class Run {
   private auth: ResolvedAuth | undefined
   private baseUrl: string | undefined | null = null
   private lastStep: { readonly plan: StepPlan; readonly output: StepOutput } | undefined
+  /** The latest 2xx answer: expression failures after it are about the provider's data. */
+  private answered: { readonly status: number; readonly url: string } | undefined
   private readonly mcpSessions = new Map<string, string>()
   private mcpId = 0
 
@@ -258,6 +260,15 @@ class Run {
     if (error instanceof ExpressionError) {
       if (error.tooLarge) {
         return new ActionLimitError({ limit: "maxExpressionOutput", message: error.message, stepId: step?.stepId })
+      }
+      if (this.answered !== undefined) {
+        // the provider answered, but with data the connector's expressions cannot read: a
+        // provider problem (502), told without the connector's internals
+        return new ProviderTransportError({
+          reason: "invalid_response",
+          message: `${this.parsed.definition.info.key} answered ${this.answered.status} with an answer the connector could not map`,
+          url: this.answered.url
+        })
       }
       return new ActionDefinitionError({
         message: error.message,
@@ -662,6 +673,7 @@ class Run {
         this.auth = undefined
         response = yield* attempt(yield* this.authorization())
       }
+      if (isSuccess(response.status)) this.answered = { status: response.status, url: this.redactUrl(built.url.toString()) }
       const size = byteLength(response.body)
       if (size !== undefined && size > this.limits.maxResponseBytes) {
         return yield* Effect.fail(

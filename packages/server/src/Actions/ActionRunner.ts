@@ -87,6 +87,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         const recorder = yield* providerHttp.recorder
         const transport = providerHttp.transport({
           accountId,
+          provider: context.version.key,
           requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
         }, recorder)
         const settings = context.account.settings

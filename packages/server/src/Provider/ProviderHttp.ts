@@ -31,6 +31,8 @@ export interface RawCall {
 /** What a run of one account's action may do against its provider. */
 export interface TransportOptions {
   readonly accountId: string
+  /** The provider as errors name it (the connector key), e.g. "greenhouse". */
+  readonly provider?: string | undefined
   /** Requests per second the provider tolerates per account (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
@@ -91,15 +93,19 @@ const contentLengthOf = (value: string | undefined): number | undefined =>
 
 const isSuccess = (status: number) => status >= 200 && status < 300
 
+/** Marks a body that claimed to be JSON and did not parse. */
+const malformedJson = Symbol("malformedJson")
+
 const decodeBody = (bytes: Uint8Array, contentType: string | undefined, responseType: ProviderRequest["responseType"]) => {
   if (responseType === "bytes") return bytes
   const text = new TextDecoder().decode(bytes)
   if (text.length === 0) return null
-  if (contentType?.includes("json") || /^\s*[[{]/.test(text)) {
+  const claimsJson = contentType?.includes("json") === true
+  if (claimsJson || /^\s*[[{]/.test(text)) {
     try {
       return JSON.parse(text) as unknown
     } catch {
-      return text
+      return claimsJson ? malformedJson : text
     }
   }
   return text
@@ -169,14 +175,14 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       return http
     }
 
-    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string) =>
+    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string, provider: string) =>
       response.stream.pipe(
         Stream.runFoldEffect({ size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
           const size = state.size + chunk.length
           if (size > MAX_RESPONSE_BYTES) {
             return Effect.fail(new ProviderTransportError({
               reason: "too_large",
-              message: `provider response exceeds ${MAX_RESPONSE_BYTES} bytes`,
+              message: `${provider} answered ${response.status} with a response larger than ${MAX_RESPONSE_BYTES} bytes`,
               url
             }))
           }
@@ -235,8 +241,18 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       return Effect.succeed(new StreamedBody(bytes, announced))
     }
 
-    /** One attempt: a response of any status, or a transport failure; `idle` bounds each wait of a streamed body. */
-    const attempt = (request: ProviderRequest, timeout: Duration.Duration, redactedUrl: string, idle: Duration.Duration) =>
+    /**
+     * One attempt: a response of any status, or a transport failure; `idle` bounds each wait
+     * of a streamed body. A 2xx body that claims JSON and does not parse is the provider's
+     * fault (`invalid_response`, never retried: a write may have been done).
+     */
+    const attempt = (
+      request: ProviderRequest,
+      timeout: Duration.Duration,
+      redactedUrl: string,
+      idle: Duration.Duration,
+      provider: string
+    ) =>
       client.execute(toHttpRequest(request)).pipe(
         Effect.flatMap((response) =>
           request.responseType === "stream" && isSuccess(response.status)
@@ -245,11 +261,20 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
               headers: response.headers,
               body
             }))
-            : Effect.map(readBounded(response, redactedUrl), (bytes): ProviderResponse => ({
-              status: response.status,
-              headers: response.headers,
-              body: decodeBody(bytes, response.headers["content-type"], request.responseType)
-            }))
+            : Effect.flatMap(readBounded(response, redactedUrl, provider), (bytes) => {
+              const body = decodeBody(bytes, response.headers["content-type"], request.responseType)
+              if (body !== malformedJson) return Effect.succeed<ProviderResponse>({ status: response.status, headers: response.headers, body })
+              const text = new TextDecoder().decode(bytes)
+              const answer: ProviderResponse = { status: response.status, headers: response.headers, body: text }
+              return isSuccess(response.status)
+                ? Effect.fail(new ProviderTransportError({
+                  reason: "invalid_response",
+                  message: `${provider} answered ${response.status} with a body that is not valid JSON`,
+                  url: redactedUrl,
+                  response: { ...answer, body: redactText(text, request.secrets) }
+                }))
+                : Effect.succeed(answer)
+            })
         ),
         Effect.timeoutFail({
           duration: timeout,
@@ -293,7 +318,8 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
                   request,
                   Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), remaining))),
                   redactedUrl,
-                  policy.requestTimeout
+                  policy.requestTimeout,
+                  options.provider ?? "the provider"
                 )
               )
             )
@@ -323,7 +349,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           const error = outcome.left
           const retryable = retryableFailure(request.method, error.reason, !undelivered.has(error))
           if (!retryable || last || Date.now() >= deadline) {
-            yield* record(null)
+            yield* record(error.reason === "invalid_response" ? error.response ?? null : null)
             return yield* error
           }
           yield* Effect.sleep(backoff(policy, n))
