@@ -57,6 +57,12 @@ const expectWrite = (result: Json) => {
   expect(Number.isNaN(Date.parse(result.timestamp))).toBe(false)
 }
 
+/** A move or reject answer: the write response plus the affected record's identifiers. */
+const expectRecordWrite = (result: Json, id: string) => {
+  expect(result).toEqual({ statusCode: 200, message: expect.any(String), timestamp: expect.any(String), data: { id, remote_id: id } })
+  expect(Number.isNaN(Date.parse(result.timestamp))).toBe(false)
+}
+
 const expectCreate = (result: Json) => {
   expect(result).toMatchObject({ statusCode: 201, message: expect.any(String), timestamp: expect.any(String) })
   expect(Number.isNaN(Date.parse(result.timestamp))).toBe(false)
@@ -313,7 +319,7 @@ layer(Server, { excludeTestServices: true })("unified operations through the der
         path: { id: appId },
         payload: { interview_stage_id: target } as any
       })
-      expectWrite(written)
+      expectRecordWrite(written, appId)
       expect((yield* direct(sandbox, "ats", `/applications/${appId}`)).current_stage.id).toBe(Number(target))
       const got: Json = yield* client.unified_ats.ats_get_application({ headers: atsHeaders, path: { id: appId }, urlParams: {} })
       expect(got.data).toMatchObject({ interview_stage_id: target })
@@ -328,7 +334,7 @@ layer(Server, { excludeTestServices: true })("unified operations through the der
         path: { id: appId },
         payload: { rejected_reason_id: "106" } as any
       })
-      expectWrite(written)
+      expectRecordWrite(written, appId)
       expect((yield* direct(sandbox, "ats", `/applications/${appId}`)).status).toBe("rejected")
       const got: Json = yield* client.unified_ats.ats_get_application({ headers: atsHeaders, path: { id: appId }, urlParams: {} })
       expect(got.data).toMatchObject({ application_status: { value: "rejected" }, rejected_reason_ids: ["106"] })

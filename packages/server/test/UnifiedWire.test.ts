@@ -1,7 +1,9 @@
 import { expect, layer } from "@effect/vitest"
+import { UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
-import { SandboxLive } from "./support/SandboxLayer.js"
+import { accountBody } from "./support/Fixtures.js"
+import { applicationWithNote, direct, type Json, SandboxLive } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -10,6 +12,63 @@ import { TestServer } from "./support/TestServer.js"
  */
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(5))
+
+/**
+ * Success answers of the reference documents (../shared/reference/stackone-openapi,
+ * components.schemas): the status, the required keys and the other keys allowed.
+ */
+const idsOnly = { required: ["data", "message", "statusCode", "timestamp"], optional: [] }
+const referenceAnswers = {
+  CreateResult: { status: 201, ...idsOnly },
+  MoveApplicationResult: { status: 200, ...idsOnly },
+  RejectApplicationResult: { status: 200, ...idsOnly },
+  UpdateResult: { status: 200, required: ["message", "statusCode", "timestamp"], optional: [] },
+  WriteResultApiModel: {
+    status: 201,
+    required: [],
+    optional: ["message", "provider_errors", "statusCode", "timestamp", "unified_warnings"]
+  }
+} as const
+
+/** Each write operation's success schema in the reference documents (by operationId). */
+const referenceOf: Record<string, keyof typeof referenceAnswers> = {
+  ats_create_application: "CreateResult",
+  ats_update_application: "UpdateResult",
+  ats_move_application: "MoveApplicationResult",
+  ats_reject_application: "RejectApplicationResult",
+  ats_update_application_note: "UpdateResult",
+  ats_upload_application_document: "WriteResultApiModel",
+  ats_create_candidate: "CreateResult",
+  ats_update_assessments_result: "UpdateResult",
+  hris_update_employee: "UpdateResult"
+}
+
+const writeEndpoints = [UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup].flatMap((group) =>
+  Object.values(group.endpoints as Record<string, { readonly name: string; readonly method: string }>)
+    .filter((endpoint) => endpoint.method !== "GET")
+)
+
+/** A body against its reference schema: keys, types, and the record it names (when it names one). */
+const expectReferenceAnswer = (
+  operationId: string,
+  answer: { readonly status: number; readonly body: Json },
+  recordId?: string
+) => {
+  const reference = referenceAnswers[referenceOf[operationId]!]
+  const keys = Object.keys(answer.body).sort()
+  expect({ operationId, status: answer.status }, JSON.stringify(answer.body)).toEqual({ operationId, status: reference.status })
+  expect({ operationId, missing: reference.required.filter((key) => !keys.includes(key)) }).toEqual({ operationId, missing: [] })
+  const allowed: ReadonlyArray<string> = [...reference.required, ...reference.optional]
+  expect({ operationId, extra: keys.filter((key) => !allowed.includes(key)) }).toEqual({ operationId, extra: [] })
+  expect(answer.body.statusCode).toBe(answer.status)
+  expect(answer.body.message).toBeTypeOf("string")
+  expect(new Date(answer.body.timestamp).toISOString()).toBe(answer.body.timestamp)
+  if (reference.required.includes("data" as never)) {
+    expect(Object.keys(answer.body.data).sort()).toEqual(["id", "remote_id"])
+    expect(answer.body.data.id).toBeTypeOf("string")
+    if (recordId !== undefined) expect(answer.body.data).toEqual({ id: recordId, remote_id: recordId })
+  }
+}
 
 layer(Server, { excludeTestServices: true })("unified wire", (it) => {
   it.effect("bracketed filters and proxy keys reach the provider; fields is a comma list; bodies are JSON", () =>
@@ -52,6 +111,88 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
         expect(refused.type).toContain("application/json")
         expect(Object.keys(refused.body).sort()).toEqual(["message", "statusCode", "timestamp"])
         expect(refused.body.statusCode).toBe(status)
+      }
+    }))
+
+  it.effect("every write answer has the reference success shape, on the wire and in /openapi.json", () =>
+    Effect.gen(function*() {
+      const { headers, origin, project, sandbox } = yield* greenhouseOverFetch
+      sandbox.reset()
+      const call = (method: string, path: string, body: unknown, account = headers) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${origin}${path}`, {
+            method,
+            headers: { ...account, "content-type": "application/json" },
+            body: JSON.stringify(body)
+          })
+          return { status: response.status, body: await response.json() as Json }
+        })
+      const bamboo = yield* project.client.accounts.create_account({
+        payload: accountBody({
+          connector_key: "bamboohr",
+          credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+          settings: { base_url: sandbox.hris.baseUrl }
+        })
+      })
+      const applications = (yield* direct(sandbox, "ats", "/applications?per_page=500&status=active")) as Array<Json>
+      const app = applications.find((candidate) => candidate.current_stage !== null && !candidate.prospect)!
+      const appId = String(app.id)
+      const stages = (yield* direct(sandbox, "ats", `/jobs/${app.jobs[0].id}/stages`)) as Array<Json>
+      const target = String(stages.find((stage) => stage.id !== app.current_stage.id)!.id)
+      const other = String(applications.find((candidate) => candidate.id !== app.id)!.id)
+      const candidateId = String(app.candidate_id)
+      const { applicationId: noted, note } = yield* applicationWithNote(sandbox)
+      const employees = (yield* direct(sandbox, "hris", "/employees/directory")).employees as Array<Json>
+
+      // one call per write operation, in an order that leaves each one's record writable
+      const calls: Record<string, { readonly path: string; readonly body: unknown; readonly record?: string; readonly account?: typeof headers }> = {
+        ats_create_application: { path: "/unified/ats/applications", body: { candidate_id: candidateId, job_id: String(app.jobs[0].id) } },
+        ats_update_application: { path: `/unified/ats/applications/${appId}`, body: { source: { id: "3" } } },
+        ats_move_application: { path: `/unified/ats/applications/${appId}/move`, body: { interview_stage_id: target }, record: appId },
+        ats_reject_application: { path: `/unified/ats/applications/${other}/reject`, body: { rejected_reason_id: "106" }, record: other },
+        ats_update_application_note: {
+          path: `/unified/ats/applications/${noted}/notes/${note.id}`,
+          body: { content: [{ body: "Checked on the wire" }] }
+        },
+        ats_upload_application_document: {
+          path: `/unified/ats/applications/${appId}/documents/upload`,
+          body: { name: "wire.txt", file_format: { value: "txt" }, content: Buffer.from("wire").toString("base64") }
+        },
+        ats_create_candidate: {
+          path: "/unified/ats/candidates",
+          body: { first_name: "Wire", last_name: "Case", email: "wire@example.com", passthrough: { applications: [{ job_id: app.jobs[0].id }] } }
+        },
+        ats_update_assessments_result: {
+          path: "/unified/ats/assessments/orders/order-1/result",
+          body: { candidate: { id: candidateId }, result: { value: "passed" } }
+        },
+        hris_update_employee: {
+          path: `/unified/hris/employees/${employees[0]!.id}`,
+          body: { first_name: "Grace" },
+          account: { ...headers, "x-account-id": bamboo.id }
+        }
+      }
+      expect(writeEndpoints.map((endpoint) => endpoint.name).sort()).toEqual(Object.keys(referenceOf).sort())
+      expect(Object.keys(calls).sort()).toEqual(Object.keys(referenceOf).sort())
+
+      const document = yield* Effect.promise(async () => (await fetch(`${origin}/openapi.json`)).json() as Promise<Json>)
+      const resolve = (schema: Json): Json =>
+        schema.$ref === undefined ? schema : resolve(document.components.schemas[String(schema.$ref).split("/").pop()!])
+      for (const endpoint of writeEndpoints) {
+        const { path, body, record, account } = calls[endpoint.name]!
+        expectReferenceAnswer(endpoint.name, yield* call(endpoint.method, path, body, account), record)
+
+        const reference = referenceAnswers[referenceOf[endpoint.name]!]
+        const operation = Object.values(document.paths as Record<string, Record<string, Json>>)
+          .flatMap((item) => Object.values(item))
+          .find((candidate) => candidate.operationId === endpoint.name)!
+        const declared = resolve(operation.responses[String(reference.status)].content["application/json"].schema)
+        // ours may require more than the reference (the upload answer always has its three keys), never less
+        const required: ReadonlyArray<string> = declared.required ?? []
+        expect({ name: endpoint.name, missing: reference.required.filter((key) => !required.includes(key)) })
+          .toEqual({ name: endpoint.name, missing: [] })
+        expect({ name: endpoint.name, properties: Object.keys(declared.properties).sort() })
+          .toEqual({ name: endpoint.name, properties: [...reference.required, ...reference.optional].sort() })
       }
     }))
 })

@@ -21,6 +21,7 @@ import {
   Passthrough,
   RawParam,
   RecordId,
+  RecordWriteResponse,
   SubResourceId,
   UnifiedCustomFields,
   UnifiedHeaders,
@@ -970,7 +971,7 @@ export class UnifiedAtsGroup extends HttpApiGroup.make("unified_ats")
     HttpApiEndpoint.post("ats_move_application")`/unified/ats/applications/${RecordId}/move`
       .setHeaders(UnifiedHeaders)
       .setPayload(AtsMoveApplicationRequest)
-      .addSuccess(WriteResponse)
+      .addSuccess(RecordWriteResponse)
       .annotate(OpenApi.Identifier, "ats_move_application")
       .annotate(OpenApi.Summary, "Move an application to another stage")
   )
@@ -978,7 +979,7 @@ export class UnifiedAtsGroup extends HttpApiGroup.make("unified_ats")
     HttpApiEndpoint.post("ats_reject_application")`/unified/ats/applications/${RecordId}/reject`
       .setHeaders(UnifiedHeaders)
       .setPayload(AtsRejectApplicationRequest)
-      .addSuccess(WriteResponse)
+      .addSuccess(RecordWriteResponse)
       .annotate(OpenApi.Identifier, "ats_reject_application")
       .annotate(OpenApi.Summary, "Reject an application")
   )

@@ -100,12 +100,14 @@ export const CustomField = Schema.Struct({
 // Responses
 // ---------------------------------------------------------------------------
 
-/** Update/move-style write response: exactly `{statusCode, message, timestamp}`. */
-export const WriteResponse = Schema.Struct({
+const writeFields = {
   statusCode: Schema.Number,
   message: Schema.String,
   timestamp: DateTimeString
-}).annotations({ identifier: "UnifiedWriteResponse" })
+}
+
+/** Update-style write response: exactly `{statusCode, message, timestamp}`. */
+export const WriteResponse = Schema.Struct(writeFields).annotations({ identifier: "UnifiedWriteResponse" })
 export type WriteResponse = typeof WriteResponse.Type
 
 /** Identifiers of a created record. */
@@ -114,14 +116,21 @@ export const CreatedRecord = Schema.Struct({
   remote_id: optionalNullable(Schema.String)
 }).annotations({ identifier: "UnifiedCreatedRecord" })
 
+const recordWriteFields = { ...writeFields, data: CreatedRecord }
+
 /** Create response: the write response plus the new record's identifiers. */
-export const CreateResponse = Schema.Struct({
-  statusCode: Schema.Number,
-  message: Schema.String,
-  timestamp: DateTimeString,
-  data: CreatedRecord
-}).annotations({ identifier: "UnifiedCreateResponse" })
+export const CreateResponse = Schema.Struct(recordWriteFields).annotations({ identifier: "UnifiedCreateResponse" })
 export type CreateResponse = typeof CreateResponse.Type
+
+/**
+ * Move and reject response: the write response plus the affected record's identifiers
+ * (StackOne's MoveApplicationResult and RejectApplicationResult; their SDK requires `data`).
+ */
+export const RecordWriteResponse = Schema.Struct(recordWriteFields).annotations({
+  identifier: "UnifiedRecordWriteResponse",
+  description: "The write response plus the identifiers of the record moved or rejected"
+})
+export type RecordWriteResponse = typeof RecordWriteResponse.Type
 
 export const UnifiedWarning = Schema.Struct({
   message: optionalNullable(Schema.String)

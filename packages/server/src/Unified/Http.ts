@@ -79,6 +79,10 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
           return { statusCode: 201, message: "Record created successfully", timestamp, data: idsOf(result.data) }
         case "upload":
           return { statusCode: 201, message: "Document uploaded successfully", timestamp }
+        case "move":
+          return { statusCode: 200, message: "Record moved successfully", timestamp, data: idsOf(result.data) }
+        case "reject":
+          return { statusCode: 200, message: "Record rejected successfully", timestamp, data: idsOf(result.data) }
         default:
           return { statusCode: 200, message: "Record updated successfully", timestamp }
       }
