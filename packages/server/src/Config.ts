@@ -27,6 +27,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const providerRequestTimeoutMs = yield* boundedInteger("SWITCHYARD_PROVIDER_TIMEOUT_MS", 10, 600_000, 30_000)
     const providerDeadlineMs = yield* boundedInteger("SWITCHYARD_PROVIDER_DEADLINE_MS", 10, 900_000, 60_000)
     const providerMaxAttempts = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_ATTEMPTS", 1, 10, 4)
+    /** Longest a call waits for its account's provider rate limit; a longer wait answers 429 at once. */
+    const providerMaxQueueWaitMs = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_QUEUE_WAIT_MS", 0, 600_000, 2_000)
     /** Largest streamed document download (unified API); checked against Content-Length and while streaming. */
     const maxDownloadBytes = yield* boundedInteger("SWITCHYARD_MAX_DOWNLOAD_BYTES", 1, 2 ** 40, 2 ** 30)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
@@ -51,6 +53,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerRequestTimeoutMs,
       providerDeadlineMs,
       providerMaxAttempts,
+      providerMaxQueueWaitMs,
       maxDownloadBytes
     } as const
   })

@@ -7,9 +7,10 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Context, Duration, Effect, Layer, RateLimiter, Ref, Scope, Stream } from "effect"
+import { Chunk, Context, Duration, Effect, Layer, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
+import { ProviderSlots, type Refusal } from "./ProviderSlots.js"
 import { redactHeaders, redactText, redactValue } from "./Redaction.js"
 import {
   backoff,
@@ -86,6 +87,8 @@ const undelivered = new WeakSet<ProviderTransportError>()
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
+/** Calls of one account that may wait for a connection or a rate slot; more answer 429. */
+const MAX_WAITING_PER_ACCOUNT = 256
 const VERDICT_TTL_MS = 60_000
 
 const contentLengthOf = (value: string | undefined): number | undefined =>
@@ -121,8 +124,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const client = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
-    const scope = yield* Effect.scope
-    const limits = new Map<string, { readonly limiter: RateLimiter.RateLimiter | undefined; readonly permits: Effect.Semaphore }>()
+    const limits = new Map<string, { readonly slots: ProviderSlots; readonly permits: Effect.Semaphore }>()
     const configuredPolicy: RetryPolicy = {
       ...defaultRetryPolicy,
       maxAttempts: config.providerMaxAttempts,
@@ -136,15 +138,27 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         const key = `${accountId}:${perSecond ?? "-"}`
         const existing = limits.get(key)
         if (existing !== undefined) return existing
-        const limiter = perSecond === undefined || perSecond <= 0
-          ? undefined
-          : yield* RateLimiter.make({ limit: Math.max(1, Math.floor(perSecond)), interval: "1 second" }).pipe(
-            Scope.extend(scope)
-          )
-        const created = { limiter, permits: yield* Effect.makeSemaphore(MAX_CONCURRENT_PER_ACCOUNT) }
+        const created = {
+          slots: new ProviderSlots(perSecond, config.providerMaxQueueWaitMs, MAX_WAITING_PER_ACCOUNT),
+          permits: yield* Effect.makeSemaphore(MAX_CONCURRENT_PER_ACCOUNT)
+        }
         limits.set(key, created)
         return created
       })
+
+    /** A call refused before it is sent: 429 with the seconds until a slot would be its own. */
+    const overbooked = (refusal: Refusal, options: TransportOptions, url: string) => {
+      const retryAfter = Math.max(1, Math.ceil(refusal.waitMs / 1000))
+      const provider = options.provider ?? "the provider"
+      return new ProviderTransportError({
+        reason: "rate_limited",
+        message: refusal.why === "rate"
+          ? `too many calls to ${provider} for this account: its ${options.requestsPerSecond} requests per second are taken for the next ${retryAfter} s`
+          : `too many calls to ${provider} are waiting for this account`,
+        url,
+        retryAfter
+      })
+    }
 
     /** SSRF verdicts are cached per origin for a minute: DNS answers change, but not per call. */
     /** `foreign` links (from provider data) may only reach public addresses: no allowlist for them. */
@@ -301,7 +315,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         const policy = { ...configuredPolicy, ...options.policy }
         const redactedUrl = redactText(request.url, request.secrets)
         yield* vet(request.url, request.foreign === true)
-        const { limiter, permits } = yield* limitsFor(options.accountId, options.requestsPerSecond)
+        const { permits, slots } = yield* limitsFor(options.accountId, options.requestsPerSecond)
         const started = Date.now()
         const deadline = started + Duration.toMillis(policy.deadline)
         const record = (response: ProviderResponse | null) =>
@@ -310,19 +324,29 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             : Ref.update(recorder.calls, (calls) => [...calls, { request, response, durationMs: Date.now() - started }])
 
         for (let n = 0;; n++) {
-          const remaining = deadline - Date.now()
-          const outcome = yield* Effect.either(
-            permits.withPermits(1)(
-              (limiter === undefined ? (e: Effect.Effect<ProviderResponse, ProviderTransportError>) => e : limiter)(
+          // only a new call may be refused: a retry of an admitted one takes its turn
+          const admission = slots.admit(Date.now(), n === 0)
+          if (admission._tag === "Refused") return yield* overbooked(admission, options, redactedUrl)
+          let waiting = true
+          const leave = Effect.sync(() => {
+            if (waiting) slots.leave()
+            waiting = false
+          })
+          const outcome = yield* Effect.sleep(Duration.millis(admission.waitMs)).pipe(
+            Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
+              leave,
+              Effect.suspend(() =>
                 attempt(
                   request,
-                  Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), remaining))),
+                  Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), deadline - Date.now()))),
                   redactedUrl,
                   policy.requestTimeout,
                   options.provider ?? "the provider"
                 )
               )
-            )
+            ))),
+            Effect.ensuring(leave),
+            Effect.either
           )
           const last = n + 1 >= policy.maxAttempts
           if (outcome._tag === "Right") {

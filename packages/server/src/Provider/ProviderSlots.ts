@@ -1,0 +1,62 @@
+/*
+ * One account's share of its provider: a rate limit by reservation and a bounded number of
+ * calls waiting for a connection. Reserving at admission (instead of queueing until a token
+ * frees) tells each call at once how long it would wait, so a call that would wait past the
+ * configured maximum is refused before it is sent, and the number admitted does not depend
+ * on how the waits are scheduled.
+ */
+
+/** What a refused call is told: how long until a slot would be its own (ms). */
+export interface Refusal {
+  readonly _tag: "Refused"
+  readonly waitMs: number
+  readonly why: "rate" | "queue"
+}
+
+export interface Admission {
+  readonly _tag: "Admitted"
+  /** How long to wait before sending, for the rate limit (ms). */
+  readonly waitMs: number
+}
+
+export class ProviderSlots {
+  /** When the reserved bucket is empty again (ms since the epoch): GCRA's theoretical arrival time. */
+  private emptyAt = 0
+  /** Calls admitted and not yet holding a connection permit. */
+  private waiting = 0
+  private readonly spacingMs: number
+  private readonly burst: number
+
+  constructor(
+    /** Requests per second the provider tolerates; undefined for no rate limit. */
+    perSecond: number | undefined,
+    private readonly maxWaitMs: number,
+    private readonly maxWaiting: number
+  ) {
+    const limited = perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
+    this.spacingMs = limited ? 1000 / perSecond : 0
+    // a second's worth of calls may go at once, as the provider's per-second limit allows
+    this.burst = limited ? Math.max(1, Math.floor(perSecond)) : 1
+  }
+
+  /**
+   * Reserves the next slot, or refuses when it would start more than the maximum wait from
+   * now or too many calls already wait. `bounded: false` (a retry of an admitted call)
+   * reserves whatever the wait.
+   */
+  admit(now: number, bounded = true): Admission | Refusal {
+    if (bounded && this.waiting >= this.maxWaiting) return { _tag: "Refused", waitMs: 1000, why: "queue" }
+    const emptyAt = Math.max(this.emptyAt, now)
+    const start = Math.max(now, emptyAt - (this.burst - 1) * this.spacingMs)
+    const waitMs = start - now
+    if (bounded && waitMs > this.maxWaitMs) return { _tag: "Refused", waitMs, why: "rate" }
+    this.emptyAt = emptyAt + this.spacingMs
+    this.waiting++
+    return { _tag: "Admitted", waitMs }
+  }
+
+  /** The admitted call holds its connection permit now (or gave up waiting). */
+  leave(): void {
+    this.waiting--
+  }
+}
