@@ -1,9 +1,11 @@
+import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { accountBody, asPage, bootstrapClient, freshProject, records } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
 layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
   it.effect("creates an account and never returns or stores its credentials in clear", () =>
@@ -167,6 +169,31 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       expect(gone._tag).toBe("NotFound")
       const again = yield* client.accounts.delete_account({ path: { id: account.id } }).pipe(Effect.flip)
       expect(again._tag).toBe("NotFound")
+    }))
+
+  it.effect("refuses URL settings that are not absolute http or https URLs (400 naming the field, nothing stored)", () =>
+    Effect.gen(function*() {
+      const { client, key } = yield* freshProject
+      const link = (settings: Record<string, unknown>) =>
+        send(HttpClientRequest.post("/v2/accounts").pipe(withKey(key), json(accountBody({ settings }))))
+      for (
+        const [settings, field] of [
+          [{ base_url: "file:///etc/passwd" }, "base_url"],
+          [{ base_url: "/v1" }, "base_url"],
+          [{ base_url: "ftp://files.example.com" }, "base_url"],
+          [{ base_url: 42 }, "base_url"],
+          [{ subdomain: "acme", token_url: "javascript:alert(1)" }, "token_url"],
+          [{ authUrl: "gopher://example.com" }, "authUrl"]
+        ] as const
+      ) {
+        const refused = expectErrorBody(yield* link(settings), 400)
+        expect(refused.message).toBe(`settings.${field} must be an absolute http or https URL`)
+      }
+      expect(records(yield* client.accounts.list_accounts({ urlParams: {} }))).toEqual([])
+
+      const linked = yield* link({ base_url: "https://harvest.greenhouse.io/v1", token_url: "http://127.0.0.1:8080/token" })
+      expect(linked.status).toBe(201)
+      expect((linked.json as Record<string, any>).settings.base_url).toBe("https://harvest.greenhouse.io/v1")
     }))
 
   it.effect("expands last_request from memory first and from the database after a flush", () =>

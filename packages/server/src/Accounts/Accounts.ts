@@ -15,6 +15,7 @@ import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { AccountConnections, type AccountExpansions } from "./AccountConnections.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
+import { checkUrlSettings } from "./urlSettings.js"
 
 const MAX_CREDENTIALS_BYTES = 64 * 1024
 const MAX_SETTINGS_BYTES = 64 * 1024
@@ -141,6 +142,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         if (body.settings !== undefined && Buffer.byteLength(JSON.stringify(body.settings)) > MAX_SETTINGS_BYTES) {
           return yield* new UnprocessableEntity({ message: `settings must be at most ${MAX_SETTINGS_BYTES} bytes` })
         }
+        yield* checkUrlSettings(body.settings)
         const link = yield* connections.resolveForLink(caller.projectId, body)
         const sealed = cipher.seal(body.credentials)
         const row = yield* repo.insert({

@@ -1,0 +1,27 @@
+import { BadRequest } from "@switchyard/api"
+import { Effect } from "effect"
+
+/** Settings that hold a provider address: `base_url` (the account's provider base URL) and any `*_url` or `*Url`. */
+const isUrlSetting = (key: string) => key === "base_url" || key.endsWith("_url") || /[a-z0-9]Url$/.test(key)
+
+const isWebUrl = (value: unknown) => {
+  if (typeof value !== "string") return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Refuses a link whose URL settings are not absolute http or https URLs, so that
+ * `file:///etc/passwd` is a 400 naming the field now rather than a failing call later.
+ * Whether the address may be called is decided per call, by the outbound guard.
+ */
+export const checkUrlSettings = (settings: Readonly<Record<string, unknown>> | undefined) => {
+  const invalid = Object.entries(settings ?? {}).find(([key, value]) => isUrlSetting(key) && !isWebUrl(value))
+  return invalid === undefined
+    ? Effect.void
+    : Effect.fail(new BadRequest({ message: `settings.${invalid[0]} must be an absolute http or https URL` }))
+}
