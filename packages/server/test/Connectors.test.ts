@@ -106,6 +106,19 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(versions.map((v) => `${v.version}~${v.owner}`)).toEqual(["1.3.0~builtin", "1.2.0~builtin", "1.1.0~builtin", "1.0.0~builtin", "0.1.0~custom"])
     }))
 
+  it.effect("the versions of an unknown connector are a 404, as the connector itself", () =>
+    Effect.gen(function*() {
+      const { key } = yield* freshProject
+      for (const id of ["no-such-connector", "no-such-connector@1.0.0"]) {
+        const versions = expectErrorBody(yield* send(HttpClientRequest.get(`/v2/connectors/${id}/versions`).pipe(withKey(key))), 404)
+        expect(versions.message).toBe(`Connector ${id.split("@")[0]} not found`)
+        expectErrorBody(yield* send(HttpClientRequest.get(`/v2/connectors/${id}`).pipe(withKey(key))), 404)
+      }
+      const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
+      expect(builtin.status).toBe(200)
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.2.0", "1.1.0", "1.0.0"])
+    }))
+
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject
@@ -230,7 +243,8 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         expect(listed.map((c) => c.key)).not.toContain("secret-sauce")
         expect((yield* b.client.connectors.get_connector({ path: { id: "secret-sauce" }, urlParams: {} }).pipe(Effect.flip))._tag)
           .toBe("NotFound")
-        expect(yield* b.client.connectors.list_connector_versions({ path: { id: "secret-sauce" } })).toEqual([])
+        expect((yield* b.client.connectors.list_connector_versions({ path: { id: "secret-sauce" } }).pipe(Effect.flip))._tag)
+          .toBe("NotFound")
         expect((yield* b.client.connectors.delete_connector({ path: { id: "secret-sauce@1.0.0" } }).pipe(Effect.flip))._tag)
           .toBe("NotFound")
         const profile = yield* b.client.connector_profiles.create_connector_profile({

@@ -195,6 +195,8 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
       Effect.gen(function*() {
         const key = id.split(/[@~]/)[0]!
         const rows = yield* registry.visible(caller.projectId, [key])
+        // as GET /v2/connectors/{id}: a key the project cannot see is unknown, not empty
+        if (rows.length === 0) return yield* new NotFound({ message: `Connector ${key} not found` })
         return newestFirst(rows).map(versionView)
       })
 
