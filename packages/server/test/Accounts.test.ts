@@ -196,6 +196,25 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       expect((linked.json as Record<string, any>).settings.base_url).toBe("https://harvest.greenhouse.io/v1")
     }))
 
+  it.effect("a call to a base_url on a private address is refused without telling the caller how the allowlist works", () =>
+    Effect.gen(function*() {
+      const { key } = yield* freshProject
+      const linked = yield* send(
+        HttpClientRequest.post("/v2/accounts").pipe(withKey(key), json(accountBody({ credentials: { apiKey: "gh-key" }, settings: { base_url: "http://10.0.0.5/v1" } })))
+      )
+      expect(linked.status).toBe(201)
+      const call = yield* send(
+        HttpClientRequest.get("/unified/ats/applications").pipe(
+          withKey(key),
+          HttpClientRequest.setHeader("x-account-id", (linked.json as { id: string }).id)
+        )
+      )
+      const body = call.json as { statusCode: number; message: string }
+      expect(body.statusCode).toBe(call.status)
+      expect(body.message).toContain("refused to call 10.0.0.5: it is a private address, which this server does not call")
+      expect(call.text).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+    }))
+
   it.effect("expands last_request from memory first and from the database after a flush", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject

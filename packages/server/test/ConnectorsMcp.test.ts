@@ -92,7 +92,8 @@ layer(TestServer(), { excludeTestServices: true })("MCP connectors without an al
         const refused = yield* client.connectors.create_connector({ urlParams: {}, payload: { mcp_server_url: url } })
           .pipe(Effect.flip)
         expect(refused._tag).toBe("UnprocessableEntity")
-        expect(refused.message).toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+        expect(refused.message).toContain("which this server does not call")
+        expect(refused.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
       }
     }))
 })

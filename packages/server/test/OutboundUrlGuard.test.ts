@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
-import { ConfigProvider, Effect, Either } from "effect"
+import { ConfigProvider, Effect, Either, Logger } from "effect"
 import * as Dns from "node:dns/promises"
 import {
   checkOutboundUrl,
@@ -16,6 +16,17 @@ vi.mock("node:dns/promises", async (importOriginal) => {
 })
 
 const refusal = (url: string, allowlist: ReadonlyArray<string> = []) => Effect.flip(checkOutboundUrl(url, allowlist))
+
+/** A refusal with the lines it wrote to the server log. */
+const refusalLogged = (url: string) =>
+  Effect.gen(function*() {
+    const lines: Array<string> = []
+    const capture = Logger.make(({ message }) => {
+      lines.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
+    })
+    const error = yield* refusal(url).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
+    return { error, log: lines.join("\n") }
+  })
 
 describe("OutboundUrlGuard", () => {
   describe("refuses each special-purpose address class", () => {
@@ -65,21 +76,23 @@ describe("OutboundUrlGuard", () => {
           expect(error.addressClass).toBe(addressClass)
           expect(error.address).toBe(address)
           expect(error.message).toContain(addressClass)
-          expect(error.message).toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+          expect(error.message).toContain("which this server does not call")
+          expect(error.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
         }))
     }
   })
 
-  it.effect("names the cloud metadata endpoint and how to allow an address", () =>
+  it.effect("tells the caller the address is not called, and the operator (in the server log) how to allow it", () =>
     Effect.gen(function*() {
       const metadata = yield* refusal("http://169.254.169.254/latest/meta-data/")
       expect(metadata.message).toContain("cloud metadata")
-      expect((yield* refusal("http://[::]/")).message).toContain("refused to call [::]: it is an unspecified address.")
-      const loopback = yield* refusal("http://127.0.0.1:9000/mcp")
-      expect(loopback.message).toBe(
-        "refused to call 127.0.0.1: it is a loopback address. If this is intended, add \"127.0.0.1\", " +
-          "\"127.0.0.1:9000\" or a CIDR such as \"127.0.0.1/32\" to SWITCHYARD_OUTBOUND_ALLOWLIST " +
-          "(comma-separated hosts, host:port or CIDRs)"
+      expect((yield* refusal("http://[::]/")).message).toContain("refused to call [::]: it is an unspecified address,")
+      const loopback = yield* refusalLogged("http://127.0.0.1:9000/mcp")
+      expect(loopback.error.message).toBe("refused to call 127.0.0.1: it is a loopback address, which this server does not call")
+      expect(loopback.log).toBe(
+        "refused an outbound call to 127.0.0.1: it is a loopback address. If the operator intends it, add \"127.0.0.1\", " +
+          "\"127.0.0.1:9000\" or a CIDR such as \"127.0.0.1/32\" to SWITCHYARD_OUTBOUND_ALLOWLIST (comma-separated " +
+          "hosts, host:port or CIDRs); links taken from provider data only ever reach public addresses"
       )
     }))
 
@@ -108,11 +121,12 @@ describe("OutboundUrlGuard", () => {
 
   it.effect("refuses a hostname that resolves to loopback (localhost)", () =>
     Effect.gen(function*() {
-      const error = yield* refusal("http://localhost:3000/mcp")
+      const { error, log } = yield* refusalLogged("http://localhost:3000/mcp")
       expect(error.reason).toBe("address")
       expect(error.addressClass).toBe("loopback")
-      expect(error.message).toContain("localhost: it resolves to")
-      expect(error.message).toContain("\"localhost:3000\"")
+      expect(error.message).toBe("refused to call localhost: it resolves to a loopback address, which this server does not call")
+      expect(log).toContain("localhost: it resolves to")
+      expect(log).toContain("\"localhost:3000\"")
     }))
 
   it.effect("refuses when any one of the resolved addresses is private", () =>
@@ -120,10 +134,12 @@ describe("OutboundUrlGuard", () => {
       vi.mocked(Dns.lookup).mockResolvedValueOnce(
         [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.7", family: 4 }] as never
       )
-      const error = yield* refusal("https://mixed.example/")
+      const { error, log } = yield* refusalLogged("https://mixed.example/")
       expect(error.address).toBe("10.0.0.7")
       expect(error.addressClass).toBe("private")
-      expect(error.message).toContain("mixed.example: it resolves to 10.0.0.7")
+      // the caller is not told the internal address; the operator is
+      expect(error.message).toBe("refused to call mixed.example: it resolves to a private address, which this server does not call")
+      expect(log).toContain("mixed.example: it resolves to 10.0.0.7, which is a private address")
 
       vi.mocked(Dns.lookup).mockResolvedValueOnce([{ address: "::ffff:169.254.169.254", family: 6 }] as never)
       expect((yield* refusal("https://rebind.example/")).addressClass).toBe("link-local")

@@ -281,15 +281,22 @@ export const checkOutboundUrl = (
       const bare = address.replace(/%.*$/, "")
       if (allowed.networks.check(bare, familyOf(bare))) continue
       const hostLabel = parsed.hostname
-      const resolvesTo = Net.isIP(host) !== 0 ? "is" : `resolves to ${bare}, which is`
+      const literal = Net.isIP(host) !== 0
       const cidr = `${bare}/${Net.isIPv4(bare) ? 32 : 128}`
+      // The caller learns only that the address is not called (not the resolved address);
+      // how to allow it is the operator's business, so that goes to the server log.
+      yield* Effect.logWarning(
+        `refused an outbound call to ${hostLabel}: it ${literal ? "is" : `resolves to ${bare}, which is`} ` +
+          `${describeClass(addressClass, bare)}. If the operator intends it, add "${hostLabel}", ` +
+          `"${hostLabel}:${port}" or a CIDR such as "${cidr}" to ${OUTBOUND_ALLOWLIST_ENV} (comma-separated ` +
+          "hosts, host:port or CIDRs); links taken from provider data only ever reach public addresses"
+      )
       return yield* new OutboundUrlRefused({
         reason: "address",
         address: bare,
         addressClass,
-        message: `refused to call ${hostLabel}: it ${resolvesTo} ${describeClass(addressClass, bare)}. ` +
-          `If this is intended, add "${hostLabel}", "${hostLabel}:${port}" or a CIDR such as "${cidr}" to ` +
-          `${OUTBOUND_ALLOWLIST_ENV} (comma-separated hosts, host:port or CIDRs)`
+        message: `refused to call ${hostLabel}: it ${literal ? "is" : "resolves to"} ` +
+          `${describeClass(addressClass, bare)}, which this server does not call`
       })
     }
     return parsed
