@@ -3,6 +3,7 @@ import jexl from "jexl"
 import { JSONPath } from "jsonpath-plus"
 import { expressionHelpers } from "./ExpressionHelpers.js"
 import { jsonPathSyntaxError } from "./JsonPathSyntax.js"
+import { defaultParseLimits, type ExpressionLimits } from "./ParseLimits.js"
 
 export { expressionHelpers }
 
@@ -92,7 +93,16 @@ export const classifyExpression = (source: string): ExpressionKind =>
 const compileJsonPath = (source: string): Either.Either<CompiledJsonPath, string> => {
   const problem = jsonPathSyntaxError(source)
   if (problem !== undefined) return Either.left(`invalid JSONPath ${JSON.stringify(source)}: ${problem}`)
-  return Either.right({ kind: "jsonpath", source, path: JSONPath.toPathArray(source) })
+  // jsonpath-plus keeps every path it splits in a module-wide cache that is never pruned:
+  // split on first use (when a stored connector runs), so a refused upload leaves nothing there
+  let path: ReadonlyArray<string> | undefined
+  return Either.right({
+    kind: "jsonpath",
+    source,
+    get path() {
+      return path ??= JSONPath.toPathArray(source)
+    }
+  })
 }
 
 /** Index of the `}` closing a `${` whose body starts at `start`, skipping quotes and brackets. */
@@ -200,16 +210,70 @@ const compileJexl = (source: string): Either.Either<CompiledJexl, string> => {
   }
 }
 
-/** Compiles one connector value; `Left` carries a short reason. */
-export const compileExpression = (source: string): Either.Either<CompiledExpression, string> => {
-  switch (classifyExpression(source)) {
+/**
+ * How deeply the parsers will nest while reading `source`, found in one linear pass.
+ * Each bracket (`(`, `[`, `{`: groups, helper calls, arrays, objects, filters) opens a
+ * level, and so does each ternary `?` until the bracket around it closes: jexl parses
+ * `a ? b : c ? d : ...` as nested sub-expressions, each re-reading the rest. Quoted text
+ * is skipped. Returns the 0-based index where `maxDepth` is first exceeded, if it is.
+ */
+export const expressionNesting = (source: string, maxDepth: number): number | undefined => {
+  const ternaries: Array<number> = [0]
+  let depth = 0
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === "'" || c === '"') {
+      let j = i + 1
+      while (j < source.length && source[j] !== c) j += source[j] === "\\" ? 2 : 1
+      i = j
+    } else if (c === "(" || c === "[" || c === "{") {
+      ternaries.push(0)
+      if (++depth > maxDepth) return i
+    } else if (c === ")" || c === "]" || c === "}") {
+      if (ternaries.length > 1) depth -= 1 + ternaries.pop()!
+    } else if (c === "?") {
+      if (source[i + 1] === "?") i++
+      else {
+        ternaries[ternaries.length - 1]!++
+        if (++depth > maxDepth) return i
+      }
+    }
+  }
+  return undefined
+}
+
+/** Why `source` is too large or too deep to hand to a parser, if it is. */
+const overLimits = (source: string, kind: ExpressionKind, limits: ExpressionLimits): string | undefined => {
+  if (source.length > limits.maxExpressionLength) {
+    return `expression is ${source.length} characters; at most ${limits.maxExpressionLength} allowed (maxExpressionLength)`
+  }
+  // the `{{ }}` around JEXL is no nesting
+  const text = kind === "jexl" ? JEXL_WRAPPED.exec(source)![1]! : source
+  const deepAt = expressionNesting(text, limits.maxExpressionDepth)
+  if (deepAt !== undefined) {
+    return `expression nested deeper than ${limits.maxExpressionDepth} levels at character ${deepAt + 1} (maxExpressionDepth)`
+  }
+  return undefined
+}
+
+/**
+ * Compiles one connector value; `Left` carries a short reason. Size and nesting are
+ * checked first, in linear time: the parsers' cost grows with length times nesting.
+ */
+export const compileExpression = (
+  source: string,
+  limits: ExpressionLimits = defaultParseLimits
+): Either.Either<CompiledExpression, string> => {
+  const kind = classifyExpression(source)
+  if (kind === "literal") return Either.right({ kind: "literal", source })
+  const tooBig = overLimits(source, kind, limits)
+  if (tooBig !== undefined) return Either.left(tooBig)
+  switch (kind) {
     case "jexl":
       return compileJexl(source)
     case "interpolation":
       return compileInterpolation(source)
     case "jsonpath":
       return compileJsonPath(source)
-    case "literal":
-      return Either.right({ kind: "literal", source })
   }
 }

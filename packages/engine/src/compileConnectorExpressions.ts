@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { formatPath } from "./ConnectorParseError.js"
-import { type CompiledExpression, compileExpression } from "./Expressions.js"
+import { classifyExpression, type CompiledExpression, compileExpression } from "./Expressions.js"
+import { defaultParseLimits, type ParseLimits } from "./ParseLimits.js"
 import type { PathIssue } from "./schemaIssues.js"
 
 /*
@@ -22,17 +23,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const AUTHORIZATION_VALUES = ["username", "password", "token", "key", "value", "authorizationUrl", "tokenUrl"] as const
 
+type CompileLimits = Pick<
+  ParseLimits,
+  "maxExpressionLength" | "maxExpressionDepth" | "maxExpressions" | "maxExpressionChars"
+>
+
+/**
+ * Compiles the document's expressions, each bounded by `compileExpression`, and all
+ * together by `maxExpressions` and `maxExpressionChars`, counted before any is compiled:
+ * a connector over either budget costs one walk and gets one issue, at the expression
+ * where the budget ran out.
+ */
 export const compileConnectorExpressions = (
-  document: unknown
+  document: unknown,
+  limits: CompileLimits = defaultParseLimits
 ): { readonly compiled: CompiledExpressions; readonly issues: ReadonlyArray<PathIssue> } => {
-  const compiled = new Map<string, CompiledExpression>()
-  const issues: Array<PathIssue> = []
+  const found: Array<readonly [string, Segments]> = []
 
   const one = (value: unknown, path: Segments) => {
-    if (typeof value !== "string") return
-    const result = compileExpression(value)
-    if (Either.isLeft(result)) issues.push({ path, message: result.left })
-    else compiled.set(formatPath(path), result.right)
+    if (typeof value === "string") found.push([value, path])
   }
 
   /** Every string anywhere under `value` (parameters, result, ...). */
@@ -91,5 +100,36 @@ export const compileConnectorExpressions = (
       deep(document.events.router, ["events", "router"])
     }
   }
+  const overBudget = budgetIssue(found, limits)
+  if (overBudget !== undefined) return { compiled: new Map(), issues: [overBudget] }
+
+  const compiled = new Map<string, CompiledExpression>()
+  const issues: Array<PathIssue> = []
+  for (const [value, path] of found) {
+    const result = compileExpression(value, limits)
+    if (Either.isLeft(result)) issues.push({ path, message: result.left })
+    else compiled.set(formatPath(path), result.right)
+  }
   return { compiled, issues }
+}
+
+const budgetIssue = (found: ReadonlyArray<readonly [string, Segments]>, limits: CompileLimits): PathIssue | undefined => {
+  let count = 0
+  let chars = 0
+  for (const [value, path] of found) {
+    // an over-long one is refused unread by `compileExpression`, so it costs no compile work
+    if (value.length > limits.maxExpressionLength || classifyExpression(value) === "literal") continue
+    count++
+    chars += value.length
+    if (count > limits.maxExpressions) {
+      return { path, message: `more than ${limits.maxExpressions} expressions in the connector (maxExpressions)` }
+    }
+    if (chars > limits.maxExpressionChars) {
+      return {
+        path,
+        message: `expressions total more than ${limits.maxExpressionChars} characters in the connector (maxExpressionChars)`
+      }
+    }
+  }
+  return undefined
 }

@@ -8,44 +8,10 @@ import {
 } from "./ConnectorDefinition.js"
 import { type ConnectorIssue, ConnectorParseError, formatPath } from "./ConnectorParseError.js"
 import { type CompiledExpressions, compileConnectorExpressions } from "./compileConnectorExpressions.js"
+import { defaultParseLimits, HARD_MAX_DEPTH, type ParseLimits } from "./ParseLimits.js"
 import { flattenParseIssue, type PathIssue } from "./schemaIssues.js"
 
-/*
- * A connector may be uploaded by a customer, so its text is untrusted: every stage is
- * bounded before it runs (size before parsing, nesting before composing, aliases while
- * converting), and a rejected document costs little.
- */
-
-export interface ParseLimits {
-  /** UTF-8 size of the text, checked before parsing. */
-  readonly maxBytes: number
-  /** Nesting of mappings and sequences (the top-level mapping is 1); at most `HARD_MAX_DEPTH`. */
-  readonly maxDepth: number
-  /** Entries in `actions` (and, separately, in `events.actions`). */
-  readonly maxActions: number
-  /** Entries in each action's `steps`. */
-  readonly maxStepsPerAction: number
-  /** yaml's alias expansion budget (`maxAliasCount`); stops "billion laughs" documents. */
-  readonly maxAliasCount: number
-  /** Values (scalars and collections) in the document after aliases are expanded. */
-  readonly maxNodes: number
-}
-
-export const defaultParseLimits: ParseLimits = {
-  maxBytes: 512 * 1024,
-  maxDepth: 64,
-  maxActions: 500,
-  maxStepsPerAction: 100,
-  maxAliasCount: 100,
-  maxNodes: 200_000
-}
-
-/**
- * Ceiling for `maxDepth`. yaml composes documents recursively; near the stack limit V8
- * can abort the whole process (seen as a fatal "RegExpCompiler Allocation failed"), so
- * nesting is checked on yaml's iterative CST parser first and never allowed near it.
- */
-export const HARD_MAX_DEPTH = 256
+export { defaultParseLimits, type ExpressionLimits, HARD_MAX_DEPTH, type ParseLimits } from "./ParseLimits.js"
 
 export interface ParsedConnector {
   readonly definition: ConnectorDefinitionType
@@ -286,7 +252,7 @@ export const parseConnector = (
   if (counts.length > 0) return fail(counts.map(located))
 
   const decoded = decode(document, { errors: "all", onExcessProperty: "preserve" })
-  const expressions = compileConnectorExpressions(document)
+  const expressions = compileConnectorExpressions(document, bounds)
 
   const problems: Array<PathIssue> = []
   if (Either.isLeft(decoded)) problems.push(...flattenParseIssue(decoded.left.issue), ...rawDuplicates(document))
