@@ -86,6 +86,11 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
         return custom.length > 0 ? custom : rows
       }))
 
+    const remember = (cacheKey: string, connector: ParsedConnector) => {
+      if (parsed.size >= PARSED_CACHE_LIMIT) parsed.delete(parsed.keys().next().value!)
+      parsed.set(cacheKey, connector)
+    }
+
     const load = (version: VisibleVersion) =>
       Effect.gen(function*() {
         const cacheKey = `${version.id}:${version.content_hash}`
@@ -96,8 +101,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
         if (Either.isLeft(result)) {
           return yield* Effect.die(new Error(`stored connector ${version.key}@${version.version} no longer parses: ${result.left.message}`))
         }
-        if (parsed.size >= PARSED_CACHE_LIMIT) parsed.delete(parsed.keys().next().value!)
-        parsed.set(cacheKey, result.right)
+        remember(cacheKey, result.right)
         return result.right
       })
 
@@ -152,7 +156,15 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
             })
           }
           return yield* insertVersion(projectId, connector, { changelog: null, mcp: null })
-        }).pipe(repo.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(
+          repo.withTransaction,
+          Effect.catchTag("SqlError", Effect.die),
+          // the answer loads the version next: parsing the stored copy again would double
+          // the work, so the committed version's parse is kept (refused uploads keep nothing)
+          Effect.tap((stored) => {
+            if (stored.content_hash === connector.contentHash) remember(`${stored.id}:${stored.content_hash}`, connector)
+          })
+        )
       })
 
     const insertVersion = (
