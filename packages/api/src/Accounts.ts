@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { commaSeparated, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
+import { commaSeparated, expandParam, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
 
 export const AccountStatus = Schema.Literal("active", "inactive", "error", "suspended", "expired", "disabled")
   .annotations({ identifier: "AccountStatus" })
@@ -64,7 +64,7 @@ export type Account = typeof Account.Type
 
 export const AccountsPage = PageOf(Account, "AccountsPage")
 
-const expand = Schema.optional(commaSeparated(AccountExpansion))
+const expand = Schema.optional(expandParam(AccountExpansion))
 
 export const ListAccountsParams = Schema.Struct({
   expand,

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { commaSeparated, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
+import { commaSeparated, expandParam, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
 
 export const ProfileConnector = Schema.Struct({
   key: Schema.String,
@@ -38,7 +38,7 @@ export const ListConnectorProfilesParams = Schema.Struct({
   page_size: Schema.optional(PageSize),
   connector_key: Schema.optional(commaSeparated(Schema.String)),
   active: Schema.optional(BooleanFromText),
-  expand: Schema.optional(commaSeparated(ProfileExpansion))
+  expand: Schema.optional(expandParam(ProfileExpansion))
 })
 export type ListConnectorProfilesParams = typeof ListConnectorProfilesParams.Type
 
@@ -65,10 +65,10 @@ export const UpdateConnectorProfile = Schema.Struct({
 export type UpdateConnectorProfile = typeof UpdateConnectorProfile.Type
 
 const ProfileId = HttpApiSchema.param("id", Uuid)
-const AllExpansions = Schema.Struct({ expand: Schema.optional(commaSeparated(ProfileExpansion)) })
+const AllExpansions = Schema.Struct({ expand: Schema.optional(expandParam(ProfileExpansion)) })
 /** `enabled_actions_count` is not expandable on create: read it back with GET. */
 const CreateExpansions = Schema.Struct({
-  expand: Schema.optional(commaSeparated(Schema.Literal("connector", "version", "accounts_count")))
+  expand: Schema.optional(expandParam(Schema.Literal("connector", "version", "accounts_count")))
 })
 
 export class ConnectorProfilesGroup extends HttpApiGroup.make("connector_profiles")

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { commaSeparated, PageNumber, PageOf, PageSize, strictObject } from "./Params.js"
+import { commaSeparated, expandParam, PageNumber, PageOf, PageSize, strictObject } from "./Params.js"
 
 /** Who publishes a connector: the platform (`builtin`) or the calling project (`custom`). */
 export const ConnectorOwner = Schema.Literal("builtin", "custom").annotations({ identifier: "ConnectorOwner" })
@@ -121,11 +121,11 @@ export const ListConnectorsParams = Schema.Struct({
   page_size: Schema.optional(PageSize),
   key: Schema.optional(commaSeparated(Schema.String)),
   category: Schema.optional(commaSeparated(Schema.String)),
-  expand: Schema.optional(commaSeparated(Schema.Literal("accounts_count", "connector_profiles_count")))
+  expand: Schema.optional(expandParam(Schema.Literal("accounts_count", "connector_profiles_count")))
 })
 export type ListConnectorsParams = typeof ListConnectorsParams.Type
 
-const expand = Schema.optional(commaSeparated(ConnectorExpansion))
+const expand = Schema.optional(expandParam(ConnectorExpansion))
 
 export const GetConnectorParams = Schema.Struct({
   version: Schema.optional(Schema.String),
@@ -160,7 +160,7 @@ export type CreateConnector = typeof CreateConnector.Type
 export const ActionDetailParams = Schema.Struct({
   version: Schema.optional(Schema.String),
   owner: Schema.optional(Schema.String),
-  expand: Schema.optional(commaSeparated(Schema.Literal("steps", "result")))
+  expand: Schema.optional(expandParam(Schema.Literal("steps", "result")))
 })
 export type ActionDetailParams = typeof ActionDetailParams.Type
 

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 
 /**
  * A query parameter that may be repeated and/or comma-separated
@@ -18,6 +18,30 @@ export const commaSeparated = <A, I extends string, R>(item: Schema.Schema<A, I,
       encode: (values) => values
     }
   )
+
+const literalsOf = (ast: SchemaAST.AST): ReadonlyArray<string> =>
+  SchemaAST.isLiteral(ast) ? [String(ast.literal)] : SchemaAST.isUnion(ast) ? ast.types.flatMap(literalsOf) : []
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * An `expand` parameter: one or more of `expansions` (literals), comma-separated and/or repeated.
+ * OpenAPI lists the values (the decoded type alone would show a plain string): a pattern
+ * for the comma-separated form, an enum for the repeated one.
+ */
+export const expandParam = <A, I extends string, R>(expansions: Schema.Schema<A, I, R>) => {
+  const values = literalsOf(expansions.ast)
+  const one = `(${values.map(escapeRegExp).join("|")})`
+  return commaSeparated(expansions).annotations({
+    jsonSchema: {
+      description: `What to expand, comma-separated or repeated; any of: ${values.join(", ")}`,
+      anyOf: [
+        { type: "string", pattern: `^${one}(,${one})*$` },
+        { type: "array", items: { type: "string", enum: values } }
+      ]
+    }
+  })
+}
 
 /** Platform list pagination: `page` ≥ 1, `page_size` 1..100 (both optional, no defaults). */
 export const PageNumber = Schema.NumberFromString.pipe(

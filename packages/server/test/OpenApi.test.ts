@@ -1,13 +1,13 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServer } from "./support/TestServer.js"
-import { send } from "./support/Wire.js"
+import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
+import { send, withKey } from "./support/Wire.js"
 
 interface Parameter {
   readonly name: string
   readonly in: string
-  readonly schema: Record<string, unknown>
+  readonly schema: Record<string, unknown> & { readonly anyOf?: ReadonlyArray<JsonSchema> }
 }
 
 interface Operation {
@@ -129,6 +129,45 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       for (const name of filters) {
         expect(param(name), name).toMatchObject({ in: "query" })
       }
+    }))
+
+  it.effect("lists the allowed values of every expand parameter; comma-separated and repeated forms both work", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const expands = Object.entries(document.paths)
+        .filter(([path]) => path.startsWith("/v2/"))
+        .flatMap(([path, item]) =>
+          Object.values(item).flatMap((operation) =>
+            operation.parameters.filter((parameter) => parameter.name === "expand").map((parameter) => ({ path, operation, parameter }))
+          )
+        )
+      const allowed = (operationId: string) => {
+        // the generator prefixes the group: `accounts.list_accounts`
+        const found = expands.find((entry) => entry.operation.operationId.split(".").pop() === operationId)!
+        const [text, repeated] = found.parameter.schema.anyOf as ReadonlyArray<JsonSchema & { readonly pattern: string; readonly items: JsonSchema }>
+        const values = repeated!.items.enum as ReadonlyArray<string>
+        // the comma-separated form is described by the pattern, over exactly the listed values
+        const pattern = new RegExp(text!.pattern)
+        expect(values.every((value) => pattern.test(value))).toBe(true)
+        expect(pattern.test(values.join(","))).toBe(true)
+        expect(pattern.test(`${values[0]},bogus`)).toBe(false)
+        expect(String(found.parameter.schema.description)).toContain(values.join(", "))
+        return values
+      }
+      expect(expands.length).toBeGreaterThanOrEqual(10)
+      for (const { operation } of expands) allowed(operation.operationId.split(".").pop()!)
+      expect(allowed("list_accounts")).toEqual(["connector", "connector_profile", "last_request", "actions"])
+      expect(allowed("get_account")).toEqual(["connector", "connector_profile", "last_request", "actions"])
+      expect(allowed("get_connector")).toEqual(["actions", "versions", "changelog", "accounts_count", "connector_profiles_count"])
+      expect(allowed("list_connectors")).toEqual(["accounts_count", "connector_profiles_count"])
+
+      const list = (query: string) => send(HttpClientRequest.get(`/v2/accounts?${query}`).pipe(withKey(BOOTSTRAP_KEY)))
+      expect((yield* list("expand=connector,last_request")).status).toBe(200)
+      expect((yield* list("expand=connector&expand=actions,last_request")).status).toBe(200)
+      expect((yield* list("expand=bogus")).status).toBe(400)
+      const connectors = yield* send(HttpClientRequest.get("/v2/connectors?expand=accounts_count,connector_profiles_count").pipe(withKey(BOOTSTRAP_KEY)))
+      expect(connectors.status).toBe(200)
+      expect((connectors.json as Array<{ accounts_count: unknown }>).every((connector) => connector.accounts_count !== null)).toBe(true)
     }))
 
   it.effect("documents every error status with the body the server actually sends", () =>
