@@ -9,13 +9,17 @@ import {
   ConflictBody,
   ForbiddenBody,
   InternalServerErrorBody,
+  MethodNotAllowedBody,
   NotFoundBody,
   NotImplementedBody,
+  PayloadTooLargeBody,
   PreconditionFailedBody,
+  RequestHeaderFieldsTooLargeBody,
   RequestTimeoutBody,
   TooManyRequestsBody,
   UnauthorizedBody,
-  UnprocessableEntityBody
+  UnprocessableEntityBody,
+  UnsupportedMediaTypeBody
 } from "./Errors.js"
 import { documentDecodeErrorsAsBadRequest } from "./OpenApiFixes.js"
 import { SystemGroup } from "./System.js"
@@ -39,10 +43,14 @@ export class Api extends HttpApi.make("switchyard")
   .addError(ForbiddenBody)
   .addError(NotFoundBody)
   .addError(RequestTimeoutBody)
+  .addError(MethodNotAllowedBody)
   .addError(ConflictBody)
   .addError(PreconditionFailedBody)
+  .addError(PayloadTooLargeBody)
+  .addError(UnsupportedMediaTypeBody)
   .addError(UnprocessableEntityBody)
   .addError(TooManyRequestsBody)
+  .addError(RequestHeaderFieldsTooLargeBody)
   .addError(InternalServerErrorBody)
   .addError(NotImplementedBody)
   .addError(BadGatewayBody)

@@ -65,6 +65,14 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
   retryAfter
 }) {}
 
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  statusCode: statusCode(405),
+  message: Schema.String,
+  timestamp,
+  /** The methods the path does allow; sent as the `Allow` header, not in the body. */
+  allow: Schema.optional(Schema.Array(Schema.String))
+}) {}
+
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   statusCode: statusCode(409),
   message: Schema.String,
@@ -73,6 +81,18 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
 
 export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
   statusCode: statusCode(412),
+  message: Schema.String,
+  timestamp
+}) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
+  statusCode: statusCode(413),
+  message: Schema.String,
+  timestamp
+}) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  statusCode: statusCode(415),
   message: Schema.String,
   timestamp
 }) {}
@@ -89,6 +109,14 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooM
   timestamp,
   retryAfter
 }) {}
+
+export class RequestHeaderFieldsTooLarge
+  extends Schema.TaggedError<RequestHeaderFieldsTooLarge>()("RequestHeaderFieldsTooLarge", {
+    statusCode: statusCode(431),
+    message: Schema.String,
+    timestamp
+  })
+{}
 
 export class InternalServerError extends Schema.TaggedError<InternalServerError>()("InternalServerError", {
   statusCode: statusCode(500),
@@ -109,7 +137,7 @@ export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", {
 }) {}
 
 /** Fields that never appear in an error body. */
-const offTheWire = ["_tag", "retryAfter"] as const
+const offTheWire = ["_tag", "retryAfter", "allow"] as const
 
 const onTheWire = <Self extends Schema.Schema.Any & { readonly fields: Schema.Struct.Fields }>(
   self: Self,
@@ -132,12 +160,20 @@ export const UnauthorizedBody = onTheWire(Unauthorized, "Unauthorized", 401, "Un
 export const ForbiddenBody = onTheWire(Forbidden, "Forbidden", 403, "Forbidden resource")
 export const NotFoundBody = onTheWire(NotFound, "NotFound", 404, "Not Found")
 export const RequestTimeoutBody = onTheWire(RequestTimeout, "RequestTimeout", 408, "Request timed out")
+export const MethodNotAllowedBody = onTheWire(MethodNotAllowed, "MethodNotAllowed", 405, "Method not allowed")
 export const ConflictBody = onTheWire(Conflict, "Conflict", 409, "Conflict")
 export const PreconditionFailedBody = onTheWire(
   PreconditionFailed,
   "PreconditionFailed",
   412,
   "Precondition failed"
+)
+export const PayloadTooLargeBody = onTheWire(PayloadTooLarge, "PayloadTooLarge", 413, "Payload too large")
+export const UnsupportedMediaTypeBody = onTheWire(
+  UnsupportedMediaType,
+  "UnsupportedMediaType",
+  415,
+  "Unsupported media type"
 )
 export const UnprocessableEntityBody = onTheWire(
   UnprocessableEntity,
@@ -146,6 +182,12 @@ export const UnprocessableEntityBody = onTheWire(
   "Unprocessable Entity"
 )
 export const TooManyRequestsBody = onTheWire(TooManyRequests, "TooManyRequests", 429, "Too many requests")
+export const RequestHeaderFieldsTooLargeBody = onTheWire(
+  RequestHeaderFieldsTooLarge,
+  "RequestHeaderFieldsTooLarge",
+  431,
+  "Request header fields too large"
+)
 export const InternalServerErrorBody = onTheWire(
   InternalServerError,
   "InternalServerError",
@@ -161,10 +203,14 @@ export type ApiError =
   | Forbidden
   | NotFound
   | RequestTimeout
+  | MethodNotAllowed
   | Conflict
   | PreconditionFailed
+  | PayloadTooLarge
+  | UnsupportedMediaType
   | UnprocessableEntity
   | TooManyRequests
+  | RequestHeaderFieldsTooLarge
   | InternalServerError
   | NotImplemented
   | BadGateway

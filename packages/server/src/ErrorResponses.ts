@@ -1,6 +1,10 @@
 import { type HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Api, BadRequest, InternalServerError, NotFound } from "@switchyard/api"
-import { Cause, Effect, FiberRef } from "effect"
+import { Api, Authentication, BadRequest, InternalServerError, MethodNotAllowed, NotFound } from "@switchyard/api"
+import { Cause, type Context, Effect, FiberRef, Layer } from "effect"
+import { ApiKeys } from "./Auth/ApiKeys.js"
+import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
+import { guardRequest } from "./RequestGuards.js"
+import { routeTable } from "./RouteTable.js"
 
 const apiErrorTags = new Set([
   "BadRequest",
@@ -8,10 +12,14 @@ const apiErrorTags = new Set([
   "Forbidden",
   "NotFound",
   "RequestTimeout",
+  "MethodNotAllowed",
   "Conflict",
   "PreconditionFailed",
+  "PayloadTooLarge",
+  "UnsupportedMediaType",
   "UnprocessableEntity",
   "TooManyRequests",
+  "RequestHeaderFieldsTooLarge",
   "InternalServerError",
   "NotImplemented",
   "BadGateway"
@@ -74,26 +82,34 @@ const handlerAnswered = FiberRef.unsafeMake(false)
 /** Marks the answer as produced; handlers whose answers come from connectors tap it. */
 export const markAnswered = FiberRef.set(handlerAnswered, true)
 
+const setHeader = (name: string, value: string) =>
+  HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+
 /**
- * Every failure leaves in the documented `{statusCode, message, timestamp}` shape:
- * decode failures become 400 (answers failing to encode 500), unknown routes 404,
- * unreadable bodies 400, defects 500.
- * 408 and 429 carry their retry hint as a `Retry-After` header, 401 a Basic challenge.
+ * Every request passes the request guards first. Every failure leaves in the documented
+ * `{statusCode, message, timestamp}` shape: decode failures become 400 (answers failing to
+ * encode 500), unknown routes 404 (405 when the path exists for other methods), unreadable
+ * bodies 400, defects 500.
+ * 408 and 429 carry their retry hint as a `Retry-After` header, 405 an `Allow` header,
+ * 401 a Basic challenge.
  */
-export const errorResponses = (api: HttpApi.HttpApi.Any) =>
-  HttpApiBuilder.middleware(api as typeof Api, (app) =>
-    Effect.catchAllCause(Effect.zipRight(FiberRef.set(handlerAnswered, false), app), (cause) =>
+export const errorResponses = (
+  api: HttpApi.HttpApi.Any,
+  authentication?: Context.Tag.Service<Authentication>
+) => {
+  const routes = routeTable(api)
+  const guarded = guardRequest(routes, authentication)
+  return HttpApiBuilder.middleware(api as typeof Api, (app) =>
+    Effect.catchAllCause(Effect.zipRight(FiberRef.set(handlerAnswered, false), guarded(app)), (cause) =>
       Effect.gen(function*() {
         if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
         const error = Cause.squash(cause)
         if (hasTag(error, apiErrorTags)) {
           if (error._tag === "Unauthorized") yield* challengeBasic
+          const allow = (error as { readonly allow?: ReadonlyArray<string> }).allow
+          if (allow !== undefined) yield* setHeader("allow", allow.join(", "))
           const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
-          if (retryAfter !== undefined) {
-            yield* HttpApp.appendPreResponseHandler((_, response) =>
-              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.ceil(retryAfter))))
-            )
-          }
+          if (retryAfter !== undefined) yield* setHeader("retry-after", String(Math.ceil(retryAfter)))
           return yield* Effect.failCause(cause)
         }
         if (hasTag(error, "HttpApiDecodeError")) {
@@ -107,6 +123,11 @@ export const errorResponses = (api: HttpApi.HttpApi.Any) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         if (hasTag(error, "RouteNotFound")) {
           const path = new URL(request.url, "http://switchyard").pathname
+          const allow = routes.allowedMethods(path)
+          if (allow.length > 0) {
+            yield* setHeader("allow", allow.join(", "))
+            return yield* new MethodNotAllowed({ message: `${request.method} ${path} is not allowed: use ${allow.join(", ")}` })
+          }
           return yield* new NotFound({ message: `No route for ${request.method} ${path}` })
         }
         if (hasTag(error, "RequestError")) {
@@ -121,5 +142,8 @@ export const errorResponses = (api: HttpApi.HttpApi.Any) =>
         return yield* new InternalServerError({ message: "Internal server error" })
       })
     ))
+}
 
-export const ErrorResponsesLive = errorResponses(Api)
+export const ErrorResponsesLive = Layer.unwrapEffect(
+  Effect.map(Authentication, (authentication) => errorResponses(Api, authentication))
+).pipe(Layer.provide(AuthenticationLive), Layer.provide(ApiKeys.Default))

@@ -1,7 +1,5 @@
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { bootstrap } from "./Bootstrap.js"
 import { LastRequestTracker } from "./Accounts/LastRequestTracker.js"
@@ -10,6 +8,7 @@ import { BuiltinConnectorsLive } from "./Connectors/BuiltinConnectorsLive.js"
 import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
+import { NodeServerLive } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { SqlLive } from "./Sql.js"
 
@@ -26,7 +25,7 @@ export const AppLive = HttpExtrasLive.pipe(
 )
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(SwitchyardConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  Effect.map(SwitchyardConfig, (config) => NodeServerLive({ port: config.port, host: config.host }))
 )
 
 /**

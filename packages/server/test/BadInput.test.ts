@@ -1,9 +1,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
+import { MAX_JSON_DEPTH } from "../src/RequestGuards.js"
 import { accountBody, countAccounts, freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
-import { expectErrorBody, json, jsonText, send, withKey } from "./support/Wire.js"
+import { base64, expectErrorBody, json, jsonText, send, sendRaw, withKey } from "./support/Wire.js"
 
 /** A fresh project, its key, and a raw sender authenticated with that key. */
 const setup = Effect.gen(function*() {
@@ -212,21 +213,39 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
       expect(ok.status).toBe(200)
     }))
 
-  it.effect("an unknown route or method is 404 in the error shape", () =>
+  it.effect("an unknown route is 404 in the error shape", () =>
     Effect.gen(function*() {
       const { authed } = yield* setup
       for (
         const request of [
           HttpClientRequest.get("/v2/nope"),
           HttpClientRequest.get("/v3/accounts"),
-          HttpClientRequest.get("/v2/accounts/a/b"),
-          HttpClientRequest.put("/v2/accounts/some-id").pipe(json({ status: "active" }))
+          HttpClientRequest.get("/v2/accounts/a/b")
         ]
       ) {
         const body = expectErrorBody(yield* authed(request), 404)
         expect(body.message).toContain(new URL(request.url, "http://x").pathname)
       }
       expectErrorBody(yield* send(HttpClientRequest.get("/nothing-here")), 404)
+    }))
+
+  it.effect("a method the path does not allow is 405 in the error shape, with Allow", () =>
+    Effect.gen(function*() {
+      const { authed, key } = yield* setup
+      const cases: ReadonlyArray<readonly [HttpClientRequest.HttpClientRequest, string]> = [
+        [HttpClientRequest.put("/v2/accounts/some-id").pipe(json({ status: "active" })), "GET, PATCH, DELETE"],
+        [HttpClientRequest.del("/v2/accounts"), "GET, POST"],
+        // the router reads /v2/accounts/filters as an account id too
+        [HttpClientRequest.post("/v2/accounts/filters"), "GET, PATCH, DELETE"],
+        [HttpClientRequest.get("/mcp").pipe(HttpClientRequest.setHeader("x-account-id", "any")), "POST"]
+      ]
+      for (const [request, allow] of cases) {
+        const response = yield* send(request.pipe(withKey(key)))
+        const body = expectErrorBody(response, 405)
+        expect({ url: request.url, allow: response.headers.allow }).toEqual({ url: request.url, allow })
+        expect(body.message).toContain(new URL(request.url, "http://x").pathname)
+      }
+      expect((yield* authed(HttpClientRequest.get("/v2/accounts"))).status).toBe(200)
     }))
 
   it.effect("an unknown account id is 404 in the error shape", () =>
@@ -241,6 +260,155 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
       ) {
         const body = expectErrorBody(yield* authed(request), 404)
         expect(body.message).toContain("no-such-account")
+      }
+    }))
+
+  it.effect("NUL and unpaired surrogates never reach storage: 404 in a path id, 400 naming the parameter or body path", () =>
+    Effect.gen(function*() {
+      const { authed, client, projectId } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      for (const path of ["/v2/accounts/%E2%80%AE%00", "/v2/connectors/%00/versions", "/v2/accounts/%ED%A0%80", "/v2/accounts/%E2%80"]) {
+        const body = expectErrorBody(yield* authed(HttpClientRequest.get(path)), 404)
+        expect({ path, message: body.message }).toEqual({ path, message: expect.stringContaining("path parameter id") })
+      }
+      const queries: ReadonlyArray<readonly [string, string]> = [
+        ["/v2/accounts?search=a%00b", "query parameter search"],
+        ["/v2/connectors?key=%00", "query parameter key"],
+        [`/v2/accounts/${account.id}?expand=%00`, "query parameter expand"]
+      ]
+      for (const [path, where] of queries) {
+        const body = expectErrorBody(yield* authed(HttpClientRequest.get(path)), 400)
+        expect({ path, message: body.message }).toEqual({ path, message: expect.stringContaining(where) })
+      }
+      const writes: ReadonlyArray<readonly [HttpClientRequest.HttpClientRequest, string]> = [
+        [HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), name: "a\u0000b" })), "body.name: contains a NUL"],
+        [HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), owner_name: "x\ud800" })), "body.owner_name: contains an unpaired surrogate (U+D800)"],
+        [HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), settings: { "k\u0000": "v" } })), "body.settings.k\\u0000: the key contains a NUL"],
+        [HttpClientRequest.post("/v2/connectors").pipe(json({ yaml: "key: nul\u0000\nversion: 1.0.0\n" })), "body.yaml: contains a NUL"],
+        [HttpClientRequest.post("/v2/connectors").pipe(json({ yaml: "key: lone\ud800\nversion: 1.0.0\n" })), "body.yaml: contains an unpaired surrogate"],
+        [
+          HttpClientRequest.patch(`/v2/accounts/${account.id}`).pipe(
+            json({ status_reasons: [{ code: "c", description: "\udc00 alone" }] })
+          ),
+          "body.status_reasons.0.description"
+        ],
+        [HttpClientRequest.post("/v2/connector_profiles").pipe(json({ connector_key: "greenhouse", label: "\u0000" })), "body.label"]
+      ]
+      for (const [request, where] of writes) {
+        const body = expectErrorBody(yield* authed(request), 400)
+        expect({ url: request.url, message: body.message }).toEqual({ url: request.url, message: expect.stringContaining(where) })
+      }
+      // without a key, the key is what is wrong: nothing is learnt from the guards
+      expectErrorBody(yield* send(HttpClientRequest.get("/v2/accounts/%00")), 401)
+      expectErrorBody(yield* send(HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), name: "\u0000" }))), 401)
+      // a pair of surrogates is one character, not a problem
+      const emoji = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), name: "Acme \ud83d\ude00" })))
+      expect(emoji.status).toBe(201)
+      expect(yield* countAccounts(projectId)).toBe(2)
+      expect(yield* client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).toEqual(account)
+    }))
+
+  it.effect("a body that is not JSON is 415 on every JSON endpoint; +json and a missing Content-Type are read as JSON", () =>
+    Effect.gen(function*() {
+      const { authed, client, projectId } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const headers = { "x-account-id": account.id }
+      const targets: ReadonlyArray<HttpClientRequest.HttpClientRequest> = [
+        HttpClientRequest.post("/v2/accounts"),
+        HttpClientRequest.patch(`/v2/accounts/${account.id}`),
+        HttpClientRequest.post("/v2/connectors"),
+        HttpClientRequest.post("/v2/connector_profiles"),
+        HttpClientRequest.post("/actions/rpc").pipe(HttpClientRequest.setHeaders(headers)),
+        HttpClientRequest.post("/unified/ats/candidates").pipe(HttpClientRequest.setHeaders(headers)),
+        HttpClientRequest.post("/unified/ats/applications/1/documents/upload").pipe(HttpClientRequest.setHeaders(headers))
+      ]
+      const form = new FormData()
+      form.append("name", "Acme")
+      const bodies: ReadonlyArray<(request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest> = [
+        HttpClientRequest.bodyFormData(form),
+        HttpClientRequest.bodyText(JSON.stringify(validBody()), "multipart/form-data"),
+        HttpClientRequest.bodyText(JSON.stringify(validBody()), "text/plain"),
+        HttpClientRequest.bodyText("name=Acme", "application/x-www-form-urlencoded")
+      ]
+      for (const target of targets) {
+        for (const withBody of bodies) {
+          const request = withBody(target)
+          const response = yield* authed(request)
+          const body = expectErrorBody(response, 415)
+          expect({ url: request.url, message: body.message }).toEqual({
+            url: request.url,
+            message: expect.stringContaining("application/json")
+          })
+        }
+      }
+      expect(yield* countAccounts(projectId)).toBe(1)
+      expectErrorBody(yield* send(bodies[0]!(targets[0]!)), 401)
+      const merged = yield* authed(
+        HttpClientRequest.post("/v2/accounts").pipe(HttpClientRequest.bodyText(JSON.stringify(validBody()), "application/vnd.switchyard+json"))
+      )
+      expect(merged.status).toBe(201)
+      const text = JSON.stringify(validBody())
+      const bare = yield* sendRaw(
+        `POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${base64(`${(yield* setup).key}:`)}\r\n` +
+          `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`,
+        text
+      )
+      expect({ status: bare.status, body: bare.text }).toMatchObject({ status: 201 })
+      expect(yield* countAccounts(projectId)).toBe(2)
+    }))
+
+  it.effect(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is 400 before it is parsed`, () =>
+    Effect.gen(function*() {
+      const { authed, client, projectId } = yield* setup
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`
+      for (const depth of [MAX_JSON_DEPTH + 1, 100_000]) {
+        const requests = [
+          HttpClientRequest.post("/v2/accounts").pipe(jsonText(`{"name": ${nested(depth)}}`)),
+          HttpClientRequest.post("/actions/rpc").pipe(
+            HttpClientRequest.setHeader("x-account-id", account.id),
+            jsonText(`{"action": "x", "query": {"q": ${nested(depth)}}}`)
+          ),
+          // unterminated: refused by depth alone, never parsed
+          HttpClientRequest.post("/v2/connectors").pipe(jsonText(`{"yaml": ${"{\"a\":".repeat(depth)}`))
+        ]
+        for (const request of requests) {
+          const body = expectErrorBody(yield* authed(request), 400)
+          expect(body.message).toContain(`deeper than ${MAX_JSON_DEPTH}`)
+        }
+      }
+      // brackets inside strings do not count, and the limit itself reaches the schema
+      const inString = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(json({ ...validBody(), name: "[{".repeat(90) })))
+      expect(inString.status).toBe(201)
+      const atLimit = JSON.stringify({ ...validBody(), name: "NAME" }).replace("\"NAME\"", nested(MAX_JSON_DEPTH - 1))
+      const decoded = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(jsonText(atLimit)))
+      expect(expectErrorBody(decoded, 400).message).toMatch(/^name: Expected string/)
+      expect(yield* countAccounts(projectId)).toBe(2)
+    }))
+
+  it.effect("a body over 10 MiB is 413, with or without Content-Length, and stores nothing", () =>
+    Effect.gen(function*() {
+      const { authed, projectId } = yield* setup
+      const big = JSON.stringify({ ...validBody(), name: "x".repeat(10 * 1024 * 1024) })
+      const sized = yield* authed(HttpClientRequest.post("/v2/accounts").pipe(jsonText(big)))
+      expect(expectErrorBody(sized, 413).message).toContain("10 MiB")
+      const streamed = yield* authed(
+        HttpClientRequest.post("/v2/accounts").pipe(
+          HttpClientRequest.bodyStream(Stream.make(new TextEncoder().encode(big)), { contentType: "application/json" })
+        )
+      )
+      expect(expectErrorBody(streamed, 413).message).toContain("10 MiB")
+      expect(yield* countAccounts(projectId)).toBe(0)
+    }))
+
+  it.effect("what Node's parser refuses still answers in the error shape: 431 past 16 KiB of headers or URL, 400 for bad HTTP", () =>
+    Effect.gen(function*() {
+      const longHeader = yield* sendRaw(`GET /v2/accounts HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20 * 1024)}\r\n\r\n`)
+      expect(expectErrorBody(longHeader, 431).message).toContain("16 KiB")
+      const longUrl = yield* sendRaw(`GET /v2/accounts?search=${"a".repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      expectErrorBody(longUrl, 431)
+      for (const head of ["NOT HTTP AT ALL\r\n\r\n", "GET /v2/accounts HTTP/1.1\r\nHost: x\r\nX-Account-Id: a\u0000b\r\n\r\n"]) {
+        expectErrorBody(yield* sendRaw(head), 400)
       }
     }))
 })

@@ -2,7 +2,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { Authentication, BadRequest, basic } from "@switchyard/api"
+import { Authentication, BadRequest, basic, MethodNotAllowed } from "@switchyard/api"
 import { type Context, Duration, Effect, Runtime } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { type AccountToolset, AccountTools } from "./AccountTools.js"
@@ -44,14 +44,10 @@ const accountIdOf = (request: HttpServerRequest.HttpServerRequest) => {
 
 /** Stateless: no SSE stream to open with GET and no session to end with DELETE. */
 const methodNotAllowed = (method: string) =>
-  HttpServerResponse.unsafeJson(
-    {
-      statusCode: 405,
-      message: `${method} ${MCP_PATH} is not supported: this MCP server is stateless, send JSON-RPC with POST`,
-      timestamp: new Date().toISOString()
-    },
-    { status: 405, headers: { allow: "POST" } }
-  )
+  new MethodNotAllowed({
+    message: `${method} ${MCP_PATH} is not supported: this MCP server is stateless, send JSON-RPC with POST`,
+    allow: ["POST"]
+  })
 
 /** A fresh SDK server for one request, knowing only this account's tools. */
 const mcpServer = (toolset: AccountToolset, runtime: Runtime.Runtime<never>) => {
@@ -110,7 +106,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
     const handler = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const caller = yield* authenticate(authentication)
-      if (request.method !== "POST") return methodNotAllowed(request.method)
+      if (request.method !== "POST") return yield* methodNotAllowed(request.method)
       const accountId = yield* accountIdOf(request)
       const toolset = yield* tools.forAccount(caller.projectId, accountId)
       return yield* exchange(request, toolset, deadline)

@@ -1,6 +1,6 @@
 import { HttpServerResponse } from "@effect/platform"
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js"
-import { BadRequest } from "@switchyard/api"
+import { BadRequest, PayloadTooLarge } from "@switchyard/api"
 import { Effect } from "effect"
 
 /*
@@ -46,18 +46,16 @@ const batchedRequests = (bytes: Uint8Array) => {
 
 /**
  * The web request to hand the SDK (its body read once and passed on unchanged), or the
- * JSON-RPC refusal to answer instead: 413 past the bound, 400 for a batch of requests.
+ * JSON-RPC refusal to answer instead (400 for a batch of requests); past the bound it fails
+ * with 413 in the house error shape, as every endpoint does.
  */
 export const checkedMcpRequest = (request: Request) =>
-  Effect.map(
-    Effect.tryPromise({
+  Effect.gen(function*() {
+    const bytes = yield* Effect.tryPromise({
       try: () => readCapped(request),
       catch: () => new BadRequest({ message: "The request body could not be read" })
-    }),
-    (bytes) => {
-    if (bytes === undefined) {
-      return { refused: jsonRpcError(413, -32000, requestBodyTooLargeMessage(MAX_BODY_BYTES)) } as const
-    }
+    })
+    if (bytes === undefined) return yield* new PayloadTooLarge({ message: requestBodyTooLargeMessage(MAX_BODY_BYTES) })
     if (batchedRequests(bytes) > 1) {
       return {
         refused: jsonRpcError(
@@ -68,5 +66,4 @@ export const checkedMcpRequest = (request: Request) =>
       } as const
     }
     return { request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }) } as const
-  }
-  )
+  })

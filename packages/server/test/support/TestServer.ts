@@ -1,6 +1,6 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { HttpApiBuilder } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
@@ -9,6 +9,7 @@ import { LastRequestTracker } from "../../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../../src/Actions/RequestLog.js"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { SwitchyardConfig } from "../../src/Config.js"
+import { NodeServerLive } from "../../src/NodeServer.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
 import { AppLive } from "../../src/Server.js"
 import { SqlLive } from "../../src/Sql.js"
@@ -66,13 +67,23 @@ export const TestDatabase = (overrides: Record<string, string> = {}) =>
   )
 
 /**
- * The real server over `NodeHttpServer.layerTest` (a real socket): the HttpClient in
+ * `NodeHttpServer.layerTest` over the real server's own Node server (its header limit and
+ * client-error answers): a real socket on a free port, and an HttpClient that targets it.
+ */
+export const NodeServerTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeServerLive({ port: 0 }))
+)
+
+/**
+ * The real server over `NodeServerTest` (a real socket): the HttpClient in
  * context targets it, so `HttpApiClient.make(Api)` needs no base URL.
  */
 export const TestServer = (overrides: Record<string, string> = {}) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLive),
     Layer.merge(ServicesLive),
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(TestDatabase(overrides))
   )

@@ -1,6 +1,7 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
+import * as Net from "node:net"
 
 /**
  * Raw HTTP against the test server (the HttpClient that `NodeHttpServer.layerTest`
@@ -79,3 +80,38 @@ export const expectErrorBody = (
   expect(Math.abs(Date.now() - at)).toBeLessThan(60_000)
   return body as unknown as ErrorBody
 }
+
+/** The test server's port (the socket that `NodeServerTest` opened). */
+export const serverPort = Effect.map(HttpServer.HttpServer, (server) =>
+  server.address._tag === "TcpAddress" ? server.address.port : Number.NaN)
+
+/**
+ * Raw bytes to the test server over node:net, for requests no HTTP client sends (oversized or
+ * invalid headers, no Content-Type): the answer as the server wrote it, read until it closes
+ * (send `Connection: close` with a request the server would otherwise keep open).
+ */
+export const sendRaw = (head: string, body: Uint8Array | string = "") =>
+  Effect.flatMap(serverPort, (port) =>
+    Effect.async<WireResponse>((resume) => {
+      const chunks: Array<Buffer> = []
+      // not half-closed: Node's server drops a request whose client ended its side first
+      const socket = Net.connect(port, "127.0.0.1", () => {
+        socket.write(head)
+        socket.write(body)
+      })
+      socket.on("data", (chunk) => chunks.push(chunk))
+      // a write refused once the server has answered and closed is expected; the answer is read
+      socket.on("error", () => undefined)
+      socket.on("close", () => {
+        const text = Buffer.concat(chunks).toString("utf8")
+        const split = text.indexOf("\r\n\r\n")
+        const lines = text.slice(0, split < 0 ? text.length : split).split("\r\n")
+        const status = Number(lines[0]?.split(" ")[1])
+        const headers = Object.fromEntries(lines.slice(1).map((line) => {
+          const colon = line.indexOf(":")
+          return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]
+        }))
+        resume(Effect.succeed(wireResponse(status, headers, split < 0 ? "" : text.slice(split + 4))))
+      })
+      return Effect.sync(() => socket.destroy())
+    }))
