@@ -76,7 +76,8 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   statusCode: statusCode(409),
   message: Schema.String,
-  timestamp
+  timestamp,
+  retryAfter
 }) {}
 
 export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {

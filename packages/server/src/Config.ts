@@ -29,6 +29,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const providerMaxAttempts = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_ATTEMPTS", 1, 10, 4)
     /** Longest a call waits for its account's provider rate limit; a longer wait answers 429 at once. */
     const providerMaxQueueWaitMs = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_QUEUE_WAIT_MS", 0, 600_000, 2_000)
+    /** How often a server process marks itself alive; claims of a process silent for 3 periods are recoverable. */
+    const instanceHeartbeatSeconds = yield* boundedInteger("SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS", 1, 3600, 10)
     /** Largest streamed document download (unified API); checked against Content-Length and while streaming. */
     const maxDownloadBytes = yield* boundedInteger("SWITCHYARD_MAX_DOWNLOAD_BYTES", 1, 2 ** 40, 2 ** 30)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
@@ -54,6 +56,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerDeadlineMs,
       providerMaxAttempts,
       providerMaxQueueWaitMs,
+      instanceHeartbeatSeconds,
       maxDownloadBytes
     } as const
   })

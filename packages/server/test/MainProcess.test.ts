@@ -1,59 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
-import { createRequire } from "node:module"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
-
-const serverDir = Path.resolve(import.meta.dirname, "..")
-const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as Net.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
-
-const env = (dataDir: string, port: number) => {
-  const { DATABASE_URL: _ignored, ...rest } = process.env
-  return { ...rest, SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "WARN" }
-}
-
-const start = (script: string, args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
-  const child = spawn(process.execPath, [tsxCli, script, ...args], { cwd: serverDir, env: environment })
-  let output = ""
-  child.stdout.on("data", (chunk) => (output += chunk))
-  child.stderr.on("data", (chunk) => (output += chunk))
-  return { child, output: () => output }
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-
-const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
-/**
- * Polls health while the server starts: a refused connection means "not yet"; a connection
- * accepted but never answered is a failure (the socket must not open before the app is ready).
- */
-const healthy = (base: string) =>
-  fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) }).then(
-    (r) => r.ok,
-    (error: Error) => {
-      if (error.name === "TimeoutError") throw new Error("a request during start-up was never answered")
-      return false
-    }
-  )
+import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
 
 const runCli = async (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
   const cli = start("src/cli.ts", args, environment)
@@ -65,7 +14,7 @@ describe("the server process", () => {
   it("starts on the embedded default, prints a usable key once, shares its database with the CLI and stops on SIGTERM", async () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-main-"))
     const port = await freePort()
-    const environment = env(dataDir, port)
+    const environment = serverEnv(dataDir, port)
     const server = start("src/main.ts", [], environment)
     const base = `http://127.0.0.1:${port}`
     await waitFor(() => /swy_[A-Za-z0-9_-]{43}/.test(server.output()), "the printed key")

@@ -6,9 +6,18 @@ import {
   NotImplemented,
   UnprocessableEntity
 } from "@switchyard/api"
-import { canonicalJson, credentialSecrets, inputsFromRequest, ProviderTransport, runAction, sha256Hex } from "@switchyard/engine"
+import {
+  canonicalJson,
+  credentialSecrets,
+  defaultRunLimits,
+  inputsFromRequest,
+  ProviderTransport,
+  runAction,
+  sha256Hex
+} from "@switchyard/engine"
 import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
+import { SwitchyardConfig } from "../Config.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
@@ -44,6 +53,8 @@ export interface ActionRunResult {
 }
 
 const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
+/** Added to the longest a run may last before its claim counts as abandoned even if its process lives. */
+const ABANDONED_MARGIN_MS = 60_000
 const readActionTypes = new Set(["list", "get"])
 
 /**
@@ -58,6 +69,12 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
     const lastRequests = yield* LastRequestTracker
     const requestLog = yield* RequestLog
     const idempotency = yield* IdempotencyRepo
+    const config = yield* SwitchyardConfig
+    // No run outlives the provider deadline or the action timeout: a claim older than both
+    // (plus a margin) was abandoned, whatever its process's heartbeat says.
+    const abandonedAfterSeconds = Math.ceil(
+      (Math.max(config.providerDeadlineMs, defaultRunLimits.actionTimeoutMs) + ABANDONED_MARGIN_MS) / 1000
+    )
 
     const execute = (
       projectId: string,
@@ -134,16 +151,20 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce
         const scope = { projectId, accountId, key }
         const requestHash = sha256Hex(canonicalJson({ actionId, parts, inputs: options.inputs ?? null }))
-        if (!(yield* idempotency.claim(scope, requestHash, IDEMPOTENCY_TTL_SECONDS))) {
+        if (!(yield* idempotency.claim(scope, requestHash, IDEMPOTENCY_TTL_SECONDS, abandonedAfterSeconds))) {
           const existing = yield* idempotency.find(scope)
           if (Option.isNone(existing)) {
-            return yield* new Conflict({ message: `Idempotency-Key ${key} is being released; retry` })
+            return yield* new Conflict({ message: `Idempotency-Key ${key} is being released; retry`, retryAfter: 1 })
           }
           if (existing.value.request_hash !== requestHash) {
             return yield* new UnprocessableEntity({ message: `Idempotency-Key ${key} was used for a different request` })
           }
           if (existing.value.state === "running") {
-            return yield* new Conflict({ message: `A request with Idempotency-Key ${key} is still running` })
+            // a run of a process that was killed becomes recoverable within a few heartbeats
+            return yield* new Conflict({
+              message: `A request with Idempotency-Key ${key} is still running`,
+              retryAfter: config.instanceHeartbeatSeconds
+            })
           }
           const stored = existing.value.response as { readonly data: unknown; readonly next: unknown }
           return { data: stored.data, next: stored.next, raw: () => [] }

@@ -1,10 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { ServerInstance } from "../Scheduler/ServerInstance.js"
 
 export interface IdempotencyRecord {
   readonly request_hash: string
   readonly state: "running" | "done"
   readonly response: unknown
+  /** Seconds since the claim was made (or taken over). */
+  readonly age_seconds: number
 }
 
 export interface IdempotencyScope {
@@ -16,25 +19,35 @@ export interface IdempotencyScope {
 export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchyard/IdempotencyRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const instance = yield* ServerInstance
 
     /**
-     * Claims the key for a new run. None when a live record already holds it (then `find`);
-     * an expired record is replaced.
+     * Claims the key for a new run, for this process. None when a live record already holds
+     * it (then `find`). An expired record is replaced; so is a run of the same request that
+     * was abandoned: its process is gone (no heartbeat for a while, e.g. killed) or it is
+     * older than any run may last (`abandonedAfterSeconds`).
      */
-    const claim = (scope: IdempotencyScope, requestHash: string, ttlSeconds: number) =>
+    const claim = (scope: IdempotencyScope, requestHash: string, ttlSeconds: number, abandonedAfterSeconds: number) =>
       sql<{ key: string }>`
-        INSERT INTO idempotency_keys (project_id, account_id, key, request_hash, state, expires_at)
+        INSERT INTO idempotency_keys (project_id, account_id, key, request_hash, state, expires_at, instance_id)
         VALUES (${scope.projectId}, ${scope.accountId}, ${scope.key}, ${requestHash}, 'running',
-                now() + make_interval(secs => ${ttlSeconds}))
+                now() + make_interval(secs => ${ttlSeconds}), ${instance.id})
         ON CONFLICT (project_id, account_id, key) DO UPDATE
           SET request_hash = EXCLUDED.request_hash, state = 'running', response = NULL,
-              created_at = now(), expires_at = EXCLUDED.expires_at
+              created_at = now(), expires_at = EXCLUDED.expires_at, instance_id = EXCLUDED.instance_id
           WHERE idempotency_keys.expires_at <= now()
+            OR (idempotency_keys.state = 'running' AND idempotency_keys.request_hash = EXCLUDED.request_hash AND (
+              idempotency_keys.created_at <= now() - make_interval(secs => ${abandonedAfterSeconds})
+              OR NOT EXISTS (
+                SELECT 1 FROM server_instances i
+                WHERE i.id = idempotency_keys.instance_id
+                  AND i.heartbeat_at > now() - make_interval(secs => ${instance.silenceSeconds}))))
         RETURNING key`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     const find = (scope: IdempotencyScope) =>
       sql<IdempotencyRecord>`
-        SELECT request_hash, state, response FROM idempotency_keys
+        SELECT request_hash, state, response, extract(epoch FROM now() - created_at)::float8 AS age_seconds
+        FROM idempotency_keys
         WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
           AND expires_at > now()`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
 
@@ -46,12 +59,12 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
         Effect.orDie
       )
 
-    /** A failed run frees its key, so a retry runs again. */
+    /** A failed run frees its key, so a retry runs again (unless another process took the claim over). */
     const release = (scope: IdempotencyScope) =>
       sql`
         DELETE FROM idempotency_keys
         WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
-          AND state = 'running'`.pipe(Effect.asVoid, Effect.orDie)
+          AND state = 'running' AND instance_id = ${instance.id}`.pipe(Effect.asVoid, Effect.orDie)
 
     const deleteExpired = (limit: number) =>
       sql<{ n: number }>`
@@ -63,5 +76,6 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
         RETURNING 1 AS n`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
 
     return { claim, find, complete, release, deleteExpired } as const
-  })
+  }),
+  dependencies: [ServerInstance.Default]
 }) {}

@@ -4,6 +4,7 @@ import { IdempotencyRepo } from "../Actions/IdempotencyRepo.js"
 import { RequestLog } from "../Actions/RequestLog.js"
 import { SwitchyardConfig } from "../Config.js"
 import { JobsRepo } from "./JobsRepo.js"
+import { ServerInstance } from "./ServerInstance.js"
 
 /**
  * A background job. `process` jobs flush this process's own memory and run in every
@@ -30,8 +31,15 @@ export const SchedulerLive = Layer.scopedDiscard(
     const lastRequests = yield* LastRequestTracker
     const requestLog = yield* RequestLog
     const idempotency = yield* IdempotencyRepo
+    const instance = yield* ServerInstance
 
     const jobs: ReadonlyArray<Job> = [
+      {
+        name: "instance_heartbeat",
+        scope: "process",
+        every: Duration.seconds(config.instanceHeartbeatSeconds),
+        run: instance.heartbeat
+      },
       {
         name: "flush_last_request",
         scope: "process",
@@ -78,4 +86,4 @@ export const SchedulerLive = Layer.scopedDiscard(
       Effect.forEach(jobs.filter((job) => job.scope === "process"), tick, { discard: true })
     )
   })
-).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default]))
+).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default]))

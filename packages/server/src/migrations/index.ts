@@ -4,11 +4,13 @@ import tenancy from "./0001_tenancy.js"
 import accounts from "./0002_accounts.js"
 import connectors from "./0003_connectors.js"
 import actions from "./0004_actions.js"
+import serverInstances from "./0005_server_instances.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_tenancy": tenancy,
   "0002_accounts": accounts,
   "0003_connectors": connectors,
-  "0004_actions": actions
+  "0004_actions": actions,
+  "0005_server_instances": serverInstances
 }

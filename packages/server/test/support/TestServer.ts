@@ -21,7 +21,7 @@ export const BOOTSTRAP_KEY = "swy_test_bootstrap_key_0123456789abcdef"
  * A database of its own for one test file: with `DATABASE_URL` (CI) a fresh PostgreSQL
  * database created and dropped around the file; otherwise an in-memory embedded PGlite.
  */
-const freshDatabaseUrl = Effect.gen(function*() {
+export const freshDatabaseUrl = Effect.gen(function*() {
   const adminUrl = process.env.DATABASE_URL
   if (adminUrl === undefined || adminUrl.length === 0) return undefined
   const name = `switchyard_test_${Crypto.randomBytes(6).toString("hex")}`

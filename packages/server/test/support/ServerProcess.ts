@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createRequire } from "node:module"
+import * as Net from "node:net"
+import * as Path from "node:path"
+
+/*
+ * The server (or CLI) as a real child process run with tsx, for tests of what only a
+ * process shows: start-up, signals, a kill and a restart on the same data.
+ */
+
+const serverDir = Path.resolve(import.meta.dirname, "../..")
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = Net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (server.address() as Net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+/** The test's environment for a server on `port` over `dataDir`: embedded unless `extra` gives DATABASE_URL. */
+export const serverEnv = (dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  const { DATABASE_URL: _ignored, ...rest } = process.env
+  return { ...rest, SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "WARN", ...extra }
+}
+
+/**
+ * Runs `script` through tsx's CLI, or with `inProcess` as node itself with tsx's loader, so
+ * that a SIGKILL reaches the script's process (tsx's CLI is a parent that cannot relay it).
+ */
+export const start = (
+  script: string,
+  args: ReadonlyArray<string>,
+  environment: NodeJS.ProcessEnv,
+  options: { readonly inProcess?: boolean } = {}
+) => {
+  const runner = options.inProcess === true ? ["--import", "tsx"] : [tsxCli]
+  const child = spawn(process.execPath, [...runner, script, ...args], { cwd: serverDir, env: environment })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  return { child, output: () => output }
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode)
+    else child.once("exit", (code) => resolve(code))
+  })
+
+export const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/**
+ * Polls health while the server starts: a refused connection means "not yet"; a connection
+ * accepted but never answered is a failure (the socket must not open before the app is ready).
+ */
+export const healthy = (base: string) =>
+  fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) }).then(
+    (r) => r.ok,
+    (error: Error) => {
+      if (error.name === "TimeoutError") throw new Error("a request during start-up was never answered")
+      return false
+    }
+  )
