@@ -1,13 +1,16 @@
-import { describe, expect, it } from "@effect/vitest"
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { type Sandbox, startSandbox } from "@switchyard/sandbox"
-import { Effect } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { accountBody } from "./support/Fixtures.js"
+import { accountBody, freshProject } from "./support/Fixtures.js"
+import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
-import { freshDatabaseUrl } from "./support/TestServer.js"
+import { freshDatabaseUrl, TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
 /*
  * An Idempotency-Key whose write was in flight when its server was killed is not locked
@@ -18,6 +21,17 @@ import { freshDatabaseUrl } from "./support/TestServer.js"
 const KEY = "swy_test_recovery_key_0123456789abcdef"
 const auth = { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` }
 const REQUEST_TIMEOUT = 60_000
+
+const hrisAccount = (sandbox: Sandbox) =>
+  accountBody({
+    connector_key: "bamboohr",
+    connector_version: "1.0.0",
+    credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+    settings: { base_url: sandbox.hris.baseUrl }
+  })
+
+const employeePath = (sandbox: Sandbox) => `/api/gateway.php/${sandbox.hris.companyDomain}/v1/employees/101`
+const updateEmployee = { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Recovered" } }
 
 const scenario = async (sandbox: Sandbox, databaseUrl: string | undefined) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-recovery-"))
@@ -42,24 +56,19 @@ const scenario = async (sandbox: Sandbox, databaseUrl: string | undefined) => {
     const linked = await fetch(`${base}/v2/accounts`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify(accountBody({
-        connector_key: "bamboohr",
-        connector_version: "1.0.0",
-        credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-        settings: { base_url: sandbox.hris.baseUrl }
-      })),
+      body: JSON.stringify(hrisAccount(sandbox)),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT)
     })
     expect(linked.status).toBe(201)
     const account = (await linked.json()) as { id: string }
 
-    const path = `/api/gateway.php/${sandbox.hris.companyDomain}/v1/employees/101`
+    const path = employeePath(sandbox)
     const posts = () => sandbox.requests().filter((request) => request.method === "POST" && request.path === path)
     const write = () =>
       fetch(`${base}/actions/rpc`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json", "x-account-id": account.id, "idempotency-key": "crash-1" },
-        body: JSON.stringify({ action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Recovered" } }),
+        body: JSON.stringify(updateEmployee),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT)
       })
 
@@ -110,3 +119,36 @@ describe("idempotency across a crash", () => {
       yield* Effect.promise(() => scenario(sandbox, databaseUrl))
     }), 600_000)
 })
+
+layer(Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive()), { excludeTestServices: true })(
+  "idempotency while the first run lives",
+  (it) => {
+    it.effect("a retry while the keyed write is still running answers 409 with Retry-After and sends nothing", () =>
+      Effect.gen(function*() {
+        const sandbox = yield* SandboxProviders
+        const project = yield* freshProject
+        const account = yield* project.client.accounts.create_account({ payload: hrisAccount(sandbox) })
+        sandbox.clearRequests()
+        const path = employeePath(sandbox)
+        const posts = () => sandbox.requests().filter((request) => request.method === "POST" && request.path === path)
+        const write = send(
+          HttpClientRequest.post("/actions/rpc").pipe(
+            json(updateEmployee),
+            HttpClientRequest.setHeader("x-account-id", account.id),
+            HttpClientRequest.setHeader("idempotency-key", "live-1"),
+            withKey(project.key)
+          )
+        )
+        // the provider holds the first write for as long as the test needs
+        sandbox.faults.add({ match: { method: "POST", path }, fault: "timeout", times: 1 })
+        const first = yield* Effect.fork(write)
+        yield* Effect.promise(() => waitFor(() => posts().length === 1, "the held write at the provider"))
+
+        const retry = yield* write
+        expectErrorBody(retry, 409)
+        expect(retry.headers["retry-after"]).toMatch(/^[1-9]\d*$/)
+        expect(posts()).toHaveLength(1)
+        yield* Fiber.interrupt(first)
+      }))
+  }
+)
