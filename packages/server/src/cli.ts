@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { ApiKeyScope } from "@switchyard/api"
-import { Console, Data, Effect, Layer, Logger, LogLevel, Option, Redacted, Schema } from "effect"
+import { Cause, Console, Data, Effect, Layer, Logger, LogLevel, Option, Redacted, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { SwitchyardConfig } from "./Config.js"
@@ -10,10 +10,11 @@ import { SqlShared } from "./Sql.js"
 const usage = `Usage: pnpm switchyard <command>
 
   projects list
-  projects create <name> [--organization <organization-id>]
+  projects create --name <name> [--organization <organization-id>]   (or: projects create <name>)
   projects immutable-versioning <project-id> on|off
   keys list [--project <project-id>]
-  keys create --project <project-id> [--scope full_access|read_only|accounts|actions] [--name <name>]
+  keys create [--project <project-id>] [--scope full_access|read_only|accounts|actions] [--name <name>]
+      (--project may be left out while there is only one project)
   keys revoke <key-id>
 
 Uses the same database as the server (DATABASE_URL, or the embedded one in SWITCHYARD_DATA_DIR,
@@ -58,11 +59,25 @@ const run = (argv: ReadonlyArray<string>) =>
 
     const requireProject = (id: string | undefined) =>
       Effect.gen(function*() {
-        if (id === undefined) return yield* new UsageError({ message: "--project <project-id> is required" })
+        if (id === undefined) return yield* onlyProject
         const project = yield* projects.findProject(id)
         if (Option.isNone(project)) return yield* new UsageError({ message: `no project has id ${id}` })
         return project.value
       })
+
+    /** Without --project: the only project, named on stderr so the output says whose key it is. */
+    const onlyProject = Effect.gen(function*() {
+      const all = yield* projects.listProjects
+      if (all.length !== 1) {
+        return yield* new UsageError({
+          message: all.length === 0
+            ? "no project exists yet: start the server once first"
+            : `--project <project-id> is required: there are ${all.length} projects (see: projects list)`
+        })
+      }
+      yield* Console.error(`switchyard: using the only project, ${all[0]!.id} (${all[0]!.name})`)
+      return all[0]!
+    })
 
     switch (`${group} ${command ?? ""}`) {
       case "projects list": {
@@ -76,8 +91,12 @@ const run = (argv: ReadonlyArray<string>) =>
         }))))
       }
       case "projects create": {
-        const name = rest.join(" ").trim()
-        if (name.length === 0) return yield* new UsageError({ message: "projects create needs a name" })
+        const positional = rest.join(" ").trim()
+        if (values.name !== undefined && positional.length > 0) {
+          return yield* new UsageError({ message: "give the project name once: --name <name> or projects create <name>" })
+        }
+        const name = (values.name ?? positional).trim()
+        if (name.length === 0) return yield* new UsageError({ message: "projects create needs a name (--name <name>)" })
         const organizationId = values.organization !== undefined
           ? yield* projects.findOrganization(values.organization).pipe(
             Effect.flatMap(Option.match({
@@ -133,7 +152,7 @@ const run = (argv: ReadonlyArray<string>) =>
         return yield* Console.log(`revoked key ${id}`)
       }
       default:
-        return yield* new UsageError({ message: `unknown command "${positionals.join(" ")}"\n\n${usage}` })
+        return yield* new UsageError({ message: `unknown command "${positionals.join(" ")}"` })
     }
   })
 
@@ -142,14 +161,26 @@ const CliLive = Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default).pipe(
   Layer.provide(SwitchyardConfig.Default)
 )
 
+/** What went wrong: the message of a failure, else the whole cause (a defect, e.g. no database). */
+const describe = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "message" in failure.value) {
+    return String(failure.value.message)
+  }
+  return Cause.pretty(cause)
+}
+
+// Every error ends with the usage and a non-zero exit code; an interruption (Ctrl-C) stays one.
 run(process.argv.slice(2)).pipe(
   Effect.provide(CliLive),
-  Effect.catchAll((error) =>
-    Console.error(`switchyard: ${"message" in error ? error.message : String(error)}`).pipe(
-      Effect.zipRight(Effect.sync(() => {
-        process.exitCode = 1
-      }))
-    )
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Console.error(`switchyard: ${describe(cause)}\n\n${usage}`).pipe(
+        Effect.zipRight(Effect.sync(() => {
+          process.exitCode = 1
+        }))
+      )
   ),
   Logger.withMinimumLogLevel(LogLevel.Warning),
   NodeRuntime.runMain({ disableErrorReporting: false })

@@ -2,13 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
-
-const runCli = async (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
-  const cli = start("src/cli.ts", args, environment)
-  const code = await exited(cli.child)
-  return { code, output: cli.output() }
-}
+import { exited, freePort, healthy, runCli, serverEnv, start, waitFor } from "./support/ServerProcess.js"
 
 describe("the server process", () => {
   it("starts on the embedded default, prints a usable key once, shares its database with the CLI and stops on SIGTERM", async () => {

@@ -49,6 +49,13 @@ export const exited = (child: ChildProcess) =>
     else child.once("exit", (code) => resolve(code))
   })
 
+/** Runs the CLI to its end: its exit code and everything it wrote (stdout and stderr). */
+export const runCli = async (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) => {
+  const cli = start("src/cli.ts", args, environment)
+  const code = await exited(cli.child)
+  return { code, output: cli.output() }
+}
+
 export const waitFor = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
