@@ -1,5 +1,19 @@
 import { Either, Schema } from "effect"
-import { Composer, type CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, LineCounter, Parser } from "yaml"
+import {
+  type Alias,
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  Parser,
+  visit,
+  type YAMLMap
+} from "yaml"
 import { canonicalJson, sha256Hex } from "./Canonical.js"
 import {
   type ConnectorDefinition as ConnectorDefinitionType,
@@ -47,30 +61,54 @@ const linePosition = (lines: LineCounter, offset: number): Position => {
   return { line, column: col }
 }
 
-/** Position of the YAML node at `path`, or of the nearest existing parent. */
-const locate = (doc: Document.Parsed, lines: LineCounter, path: ReadonlyArray<PropertyKey>): Position | undefined => {
-  let node: unknown = doc.contents
-  let found: Position | undefined
-  const mark = (candidate: unknown) => {
-    const range = (candidate as { range?: readonly [number, number, number] } | null)?.range
-    if (range !== undefined) found = linePosition(lines, range[0])
+/**
+ * Finds the position of the YAML node at a path, or of the nearest existing parent. A
+ * document may carry tens of thousands of issues, so map keys and aliases are indexed
+ * on first use instead of searched per issue (which made refusing one document quadratic).
+ */
+const locator = (doc: Document.Parsed, lines: LineCounter) => {
+  const keyIndexes = new WeakMap<YAMLMap, Map<string, unknown>>()
+  const resolved = new WeakMap<Alias, unknown>()
+  const child = (map: YAMLMap, key: string): unknown => {
+    let index = keyIndexes.get(map)
+    if (index === undefined) {
+      index = new Map()
+      for (const item of map.items) {
+        const name = isScalar(item.key) ? String(item.key.value) : undefined
+        if (name !== undefined && !index.has(name)) index.set(name, item.value ?? item.key)
+      }
+      keyIndexes.set(map, index)
+    }
+    return index.get(key)
   }
-  mark(node)
-  for (const segment of path) {
-    if (isAlias(node)) node = node.resolve(doc)
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment))
-      if (pair === undefined) break
-      node = pair.value ?? pair.key
-    } else if (isSeq(node) && typeof segment === "number") {
-      if (segment >= node.items.length) break
-      node = node.items[segment]
-    } else {
-      break
+  const target = (alias: Alias): unknown => {
+    if (!resolved.has(alias)) resolved.set(alias, alias.resolve(doc))
+    return resolved.get(alias)
+  }
+  return (path: ReadonlyArray<PropertyKey>): Position | undefined => {
+    let node: unknown = doc.contents
+    let found: Position | undefined
+    const mark = (candidate: unknown) => {
+      const range = (candidate as { range?: readonly [number, number, number] } | null)?.range
+      if (range !== undefined) found = linePosition(lines, range[0])
     }
     mark(node)
+    for (const segment of path) {
+      if (isAlias(node)) node = target(node)
+      if (isMap(node)) {
+        const next = child(node, String(segment))
+        if (next === undefined) break
+        node = next
+      } else if (isSeq(node) && typeof segment === "number") {
+        if (segment >= node.items.length) break
+        node = node.items[segment]
+      } else {
+        break
+      }
+      mark(node)
+    }
+    return found
   }
-  return found
 }
 
 // ---- bounds -----------------------------------------------------------------------
@@ -95,6 +133,30 @@ const parseTokens = (
   }
   for (const token of parser.end()) tokens.push(token)
   return { tokens }
+}
+
+/**
+ * Keys repeated within one mapping, as yaml's `uniqueKeys` reports them, found with a set
+ * per mapping (yaml compares each key with every earlier one). Keys compare as the strings
+ * they become, so `1:` and `"1":` collide as they would in the loaded object.
+ */
+const duplicateKeys = (doc: Document.Parsed): Array<{ readonly pos: readonly [number, number]; readonly message: string }> => {
+  const found: Array<{ readonly pos: readonly [number, number]; readonly message: string }> = []
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>()
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue
+        const name = String(key.value)
+        if (seen.has(name)) {
+          const offset = key.range?.[0] ?? 0
+          found.push({ pos: [offset, offset], message: "Map keys must be unique" })
+        }
+        seen.add(name)
+      }
+    }
+  })
+  return found
 }
 
 interface Walked {
@@ -220,14 +282,15 @@ export const parseConnector = (
   if ("tooDeepAt" in parsed) {
     return fail([at("", `nested deeper than ${maxDepth} levels (maxDepth)`, positionAt(text, parsed.tooDeepAt))])
   }
-  // `<<` merge keys are common in hand-written YAML; keys must be strings (no `? [a, b]`)
-  const composer = new Composer({ prettyErrors: false, stringKeys: true, uniqueKeys: true, merge: true })
+  // `<<` merge keys are common in hand-written YAML; keys must be strings (no `? [a, b]`);
+  // unique keys are checked by `duplicateKeys`, not by yaml, whose check is quadratic
+  const composer = new Composer({ prettyErrors: false, stringKeys: true, uniqueKeys: false, merge: true })
   const [doc, ...extra] = composer.compose(parsed.tokens, true, text.length)
   if (doc === undefined) return fail([at("", "YAML: no document")])
   // an unknown tag (`!include x`) would otherwise load silently as a plain string
   const unresolvedTags = doc.warnings.filter((warning) => warning.code === "TAG_RESOLVE_FAILED")
   const yamlErrors = [
-    ...[...doc.errors, ...unresolvedTags]
+    ...[...doc.errors, ...unresolvedTags, ...duplicateKeys(doc)]
       .sort((a, b) => a.pos[0] - b.pos[0])
       .map((error) => at("", `YAML: ${error.message}`, linePosition(lines, error.pos[0]))),
     ...extra.slice(0, 1).map((next) => at("", "YAML: more than one document", linePosition(lines, next.range[0])))
@@ -242,8 +305,8 @@ export const parseConnector = (
     return fail([at("", `YAML aliases: ${reason} (maxAliasCount ${bounds.maxAliasCount})`)])
   }
 
-  const located = (issue: PathIssue): ConnectorIssue =>
-    at(formatPath(issue.path), issue.message, locate(doc, lines, issue.path))
+  const locate = locator(doc, lines)
+  const located = (issue: PathIssue): ConnectorIssue => at(formatPath(issue.path), issue.message, locate(issue.path))
 
   const shape = checkShape(document, bounds, maxDepth)
   if (shape !== undefined) return fail([located(shape)])

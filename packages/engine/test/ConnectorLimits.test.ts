@@ -175,6 +175,23 @@ describe("YAML bounds", () => {
     expect(yamlIssue(wide)).toEqual({ path: "", message: "more than 200000 values after expanding aliases", line: 1, column: 1 })
   })
 
+  it("finds a repeated key among 40,000 with a set per mapping (yaml's own check is quadratic)", () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `  s${i}: 1`)
+    const repeated = `a: 1\nscopes:\n${keys.join("\n")}\n  s17: 2\n  "17": x\n  17: y\n`
+    expect(refused(repeated)).toEqual([
+      { path: "", message: "YAML: Map keys must be unique", line: 40_003, column: 3 },
+      { path: "", message: "YAML: Map keys must be unique", line: 40_005, column: 3 }
+    ])
+    expect(refused("a: {b: 1, b: 2}\n")).toEqual([{ path: "", message: "YAML: Map keys must be unique", line: 1, column: 11 }])
+  })
+
+  it("locates every issue of a wide mapping by an index, each at its own line", () => {
+    const wide = connector("x") + `scopeDefinitions:\n${Array.from({ length: 30_000 }, (_, i) => `  s${i}: 1`).join("\n")}\n`
+    const issues = refused(wide)
+    expect(issues).toHaveLength(30_000)
+    expect(issues[29_999]).toEqual({ path: "scopeDefinitions.s29999", message: "expected object", line: 30_013, column: 11 })
+  })
+
   it("refuses a document over maxBytes by its size alone", () => {
     const huge = connector("x") + `padding: "${"y".repeat(defaultParseLimits.maxBytes)}"\n`
     expect(yamlIssue(huge)).toEqual({
