@@ -98,6 +98,14 @@ layer(Server, { excludeTestServices: true })("provider answers that cannot be re
       expectBadGateway(answers, "greenhouse answered 200 with an answer the connector could not map")
     }))
 
+  it.effect("a 200 larger than the response bound is a 502 saying so", () =>
+    Effect.gen(function*() {
+      const context = yield* setup
+      context.sandbox.faults.add(onApplications({ fault: "oversized", sizeMiB: 21 }))
+      const answers = yield* listEverywhere(context)
+      expectBadGateway(answers, `greenhouse answered 200 with a response larger than ${20 * 1024 * 1024} bytes`)
+    }))
+
   it.effect("the same calls answer 200 once the provider is well again", () =>
     Effect.gen(function*() {
       const answers = yield* listEverywhere(yield* setup)
