@@ -21,6 +21,8 @@ export interface ParseLimits {
   readonly maxAliasCount: number
   /** Values (scalars and collections) in the document after aliases are expanded. */
   readonly maxNodes: number
+  /** Characters of keys and strings after aliases are expanded: what would be stored. */
+  readonly maxExpandedChars: number
   /** Characters in one expression (JEXL, JSONPath or interpolation; plain literals are free). */
   readonly maxExpressionLength: number
   /** Nesting inside one expression: brackets, helper calls and `?:` (see `expressionNesting`). */
@@ -41,6 +43,7 @@ export const defaultParseLimits: ParseLimits = {
   maxStepsPerAction: 100,
   maxAliasCount: 100,
   maxNodes: 200_000,
+  maxExpandedChars: 2 * 1024 * 1024,
   maxExpressionLength: 4096,
   maxExpressionDepth: 32,
   maxExpressions: 5000,

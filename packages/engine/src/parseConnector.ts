@@ -172,16 +172,27 @@ const pathOf = (entry: Walked): Array<PropertyKey> => {
   return path
 }
 
-/** Depth and size of the converted value: aliases can deepen, widen or loop it. */
+/**
+ * Depth and size of the converted value: aliases can deepen, widen or loop it, and a few
+ * aliases of one long string multiply the text to store (50 of a 500 KB one: 25 MB).
+ */
 const checkShape = (value: unknown, limits: ParseLimits, maxDepth: number): PathIssue | undefined => {
   const pending: Array<Walked> = [{ value, depth: 0, parent: undefined, key: undefined }]
   let nodes = 0
+  let chars = 0
   while (pending.length > 0) {
     const entry = pending.pop()!
     if (++nodes > limits.maxNodes) {
       return { path: [], message: `more than ${limits.maxNodes} values after expanding aliases` }
     }
     const current = entry.value
+    chars += (typeof entry.key === "string" ? entry.key.length : 0) + (typeof current === "string" ? current.length : 0)
+    if (chars > limits.maxExpandedChars) {
+      return {
+        path: pathOf(entry),
+        message: `more than ${limits.maxExpandedChars} characters after expanding aliases (maxExpandedChars)`
+      }
+    }
     if (typeof current !== "object" || current === null) continue
     const depth = entry.depth + 1
     if (depth > maxDepth) {

@@ -175,6 +175,18 @@ describe("YAML bounds", () => {
     expect(yamlIssue(wide)).toEqual({ path: "", message: "more than 200000 values after expanding aliases", line: 1, column: 1 })
   })
 
+  it("refuses aliases that multiply a long string past maxExpandedChars, naming the alias", () => {
+    const copies = (count: number) =>
+      `${connector("x")}blob: &b "${"x".repeat(500_000)}"\ncopies: [${Array(count).fill("*b").join(", ")}]\n`
+    expect(refused(copies(5))).toEqual([{
+      path: "copies[0]",
+      message: "more than 2097152 characters after expanding aliases (maxExpandedChars)",
+      line: 14,
+      column: 10
+    }])
+    expect(accepted(copies(3)).canonical.length).toBeGreaterThan(2_000_000)
+  })
+
   it("finds a repeated key among 40,000 with a set per mapping (yaml's own check is quadratic)", () => {
     const keys = Array.from({ length: 40_000 }, (_, i) => `  s${i}: 1`)
     const repeated = `a: 1\nscopes:\n${keys.join("\n")}\n  s17: 2\n  "17": x\n  17: y\n`

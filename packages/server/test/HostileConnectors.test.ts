@@ -55,6 +55,12 @@ const payloads: ReadonlyArray<readonly [string, string, string]> = [
   ],
   ["YAML arrays 20,000 deep", `StackOne: 1.0.0\nactions: ${nested("[", "1", "]", 20_000)}\n`, "maxDepth"],
   ["an alias bomb", aliasBomb, "maxAliasCount"],
+  // accepted before, storing 25 MB of canonical JSON from a 500 KB upload
+  [
+    "50 aliases of a 500 KB string",
+    `${withData("x")}blob: &b "${"x".repeat(500_000)}"\ncopies: [${Array(50).fill("*b").join(", ")}]\n`,
+    "maxExpandedChars"
+  ],
   ["a document over 512 KiB", `${withData("x")}padding: "${"y".repeat(defaultParseLimits.maxBytes)}"\n`, "maxBytes"]
 ]
 
