@@ -317,8 +317,30 @@ export const parseConnector = (
   }
 
   const locate = locator(doc, lines)
-  const located = (issue: PathIssue): ConnectorIssue => at(formatPath(issue.path), issue.message, locate(issue.path))
+  return checkDocument(
+    document,
+    bounds,
+    (issue) => at(formatPath(issue.path), issue.message, locate(issue.path))
+  )
+}
 
+/**
+ * Checks and compiles a connector document that is already a value: a stored version's
+ * JSON, or what `parseConnector` read from YAML elsewhere (a worker thread). The checks
+ * after the YAML stage all run (shape, counts, schema, expressions); issues have no line.
+ */
+export const parseConnectorValue = (
+  document: unknown,
+  limits?: Partial<ParseLimits>
+): Either.Either<ParsedConnector, ConnectorParseError> =>
+  checkDocument(document, { ...defaultParseLimits, ...limits }, (issue) => at(formatPath(issue.path), issue.message))
+
+const checkDocument = (
+  document: unknown,
+  bounds: ParseLimits,
+  located: (issue: PathIssue) => ConnectorIssue
+): Either.Either<ParsedConnector, ConnectorParseError> => {
+  const maxDepth = Math.min(bounds.maxDepth, HARD_MAX_DEPTH)
   const shape = checkShape(document, bounds, maxDepth)
   if (shape !== undefined) return fail([located(shape)])
 

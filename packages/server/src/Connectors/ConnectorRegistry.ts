@@ -1,11 +1,12 @@
 import type { ChangelogEntry, ConnectorOwner } from "@switchyard/api"
 import { Conflict, NotFound, UnprocessableEntity } from "@switchyard/api"
-import { canonicalJson, type ParsedConnector, parseConnector } from "@switchyard/engine"
+import { canonicalJson, type ParsedConnector, parseConnector, parseConnectorValue } from "@switchyard/engine"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import * as Semver from "semver"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
 import type { ConnectorRef } from "./ConnectorId.js"
+import { ConnectorParser } from "./ConnectorParser.js"
 import { type ConnectorVersionRow, ConnectorsRepo } from "./ConnectorsRepo.js"
 
 /** A version as the calling project sees it: `custom` is its own, `builtin` the platform's. */
@@ -53,6 +54,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
   effect: Effect.gen(function*() {
     const repo = yield* ConnectorsRepo
     const projects = yield* ProjectsRepo
+    const parser = yield* ConnectorParser
     // Versions are immutable, so a parsed definition is cached by id and content hash.
     const parsed = new Map<string, ParsedConnector>()
 
@@ -97,7 +99,8 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
         const cached = parsed.get(cacheKey)
         if (cached !== undefined) return cached
         const definition = yield* repo.definition(version.id).pipe(Effect.flatMap(Effect.orDie))
-        const result = parseConnector(canonicalJson(definition))
+        // stored as JSON already: checked and compiled without the YAML reader
+        const result = parseConnectorValue(definition)
         if (Either.isLeft(result)) {
           return yield* Effect.die(new Error(`stored connector ${version.key}@${version.version} no longer parses: ${result.left.message}`))
         }
@@ -106,10 +109,9 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
       })
 
     const parse = (yaml: string) =>
-      Either.match(parseConnector(yaml), {
-        onLeft: (error) => Effect.fail(new UnprocessableEntity({ message: `Invalid connector YAML: ${error.message}` })),
-        onRight: Effect.succeed
-      })
+      parser.parse(yaml).pipe(
+        Effect.mapError((error) => new UnprocessableEntity({ message: `Invalid connector YAML: ${error.message}` }))
+      )
 
     const rowFor = (connector: ParsedConnector) => ({
       title: connector.definition.info.title,
@@ -256,7 +258,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
       registerBuiltins
     } as const
   }),
-  dependencies: [ConnectorsRepo.Default, ProjectsRepo.Default]
+  dependencies: [ConnectorsRepo.Default, ProjectsRepo.Default, ConnectorParser.Default]
 }) {}
 
 export const categoriesOf = (connector: ParsedConnector): ReadonlyArray<string> => {
