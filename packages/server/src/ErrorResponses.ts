@@ -4,7 +4,7 @@ import { Cause, type Context, Effect, FiberRef, Layer } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { guardRequest } from "./RequestGuards.js"
-import { routeTable } from "./RouteTable.js"
+import { routerTarget, routeTable } from "./RouteTable.js"
 
 const apiErrorTags = new Set([
   "BadRequest",
@@ -123,7 +123,7 @@ export const errorResponses = (
         const request = yield* HttpServerRequest.HttpServerRequest
         if (hasTag(error, "RouteNotFound")) {
           const path = new URL(request.url, "http://switchyard").pathname
-          const allow = routes.allowedMethods(path)
+          const allow = routes.allowedMethods(routerTarget(request.url).path)
           if (allow.length > 0) {
             yield* setHeader("allow", allow.join(", "))
             return yield* new MethodNotAllowed({ message: `${request.method} ${path} is not allowed: use ${allow.join(", ")}` })

@@ -2,7 +2,7 @@ import { Headers, HttpApiBuilder, HttpServerRequest, type HttpServerResponse } f
 import { type Authentication, BadRequest, basic, NotFound, PayloadTooLarge, UnsupportedMediaType } from "@switchyard/api"
 import { type Context, Effect } from "effect"
 import { Readable } from "node:stream"
-import type { RouteTable } from "./RouteTable.js"
+import { type RouteTable, routerTarget } from "./RouteTable.js"
 
 /*
  * Checks every request once, before routing, so no handler, schema or SQL statement sees
@@ -102,6 +102,14 @@ const checkTexts = (kind: string, entries: Iterable<readonly [string, string]>) 
   return Effect.void
 }
 
+const queryOf = (url: string) => {
+  try {
+    return new URL(url, "http://switchyard").searchParams
+  } catch {
+    return new URLSearchParams()
+  }
+}
+
 const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
@@ -199,16 +207,15 @@ export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Se
 <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const url = yield* Effect.try({
-      try: () => new URL(request.url, "http://switchyard"),
-      catch: () => new BadRequest({ message: "The request target is not a valid URL" })
-    })
-    const match = routes.find(request.method, url.pathname)
+    const target = routerTarget(request.url)
+    const match = routes.find(request.method, target.path)
     if (authentication !== undefined && match?.route.authenticated === true) {
       yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic)
     }
-    yield* checkPath(routes, request.method, url.pathname)
-    yield* checkTexts("query parameter", url.searchParams)
+    yield* checkPath(routes, request.method, target.path)
+    // the router's query, and the one URL parsing gives (as /mcp reads it)
+    yield* checkTexts("query parameter", new URLSearchParams(target.query))
+    yield* checkTexts("query parameter", queryOf(request.url))
     yield* checkTexts("header", Object.entries(request.headers))
     if (match === undefined || !match.route.readsBody || !hasBody(request)) return yield* app
     const text = yield* checkedJsonBody(request, `${match.route.method} ${match.route.path}`)
