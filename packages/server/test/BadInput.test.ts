@@ -274,7 +274,9 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
       const queries: ReadonlyArray<readonly [string, string]> = [
         ["/v2/accounts?search=a%00b", "query parameter search"],
         ["/v2/connectors?key=%00", "query parameter key"],
-        [`/v2/accounts/${account.id}?expand=%00`, "query parameter expand"]
+        [`/v2/accounts/${account.id}?expand=%00`, "query parameter expand"],
+        // the router also ends the path at `;`
+        ["/v2/accounts;search=%00", "query parameter search"]
       ]
       for (const [path, where] of queries) {
         const body = expectErrorBody(yield* authed(HttpClientRequest.get(path)), 400)
@@ -310,7 +312,7 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
 
   it.effect("a body that is not JSON is 415 on every JSON endpoint; +json and a missing Content-Type are read as JSON", () =>
     Effect.gen(function*() {
-      const { authed, client, projectId } = yield* setup
+      const { authed, client, key, projectId } = yield* setup
       const account = yield* client.accounts.create_account({ payload: accountBody() })
       const headers = { "x-account-id": account.id }
       const targets: ReadonlyArray<HttpClientRequest.HttpClientRequest> = [
@@ -341,6 +343,14 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
           })
         }
       }
+      // a dot segment is an id to the router, not a step up (HTTP clients normalize it away: sent raw)
+      const dotted = yield* sendRaw(
+        `POST /unified/ats/applications/%2E%2E/move HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${base64(`${key}:`)}\r\n` +
+          `x-account-id: ${account.id}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 4\r\n` +
+          "Connection: close\r\n\r\n",
+        "--b-"
+      )
+      expectErrorBody(dotted, 415)
       expect(yield* countAccounts(projectId)).toBe(1)
       expectErrorBody(yield* send(bodies[0]!(targets[0]!)), 401)
       const merged = yield* authed(
@@ -349,12 +359,12 @@ layer(TestServer(), { excludeTestServices: true })("bad input", (it) => {
       expect(merged.status).toBe(201)
       const text = JSON.stringify(validBody())
       const bare = yield* sendRaw(
-        `POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${base64(`${(yield* setup).key}:`)}\r\n` +
+        `POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${base64(`${key}:`)}\r\n` +
           `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`,
         text
       )
       expect({ status: bare.status, body: bare.text }).toMatchObject({ status: 201 })
-      expect(yield* countAccounts(projectId)).toBe(2)
+      expect(yield* countAccounts(projectId)).toBe(3)
     }))
 
   it.effect(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is 400 before it is parsed`, () =>
