@@ -1,11 +1,10 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PreconditionFailedBody } from "../Errors.js"
 import {
   codeEnumValue,
   CreatedAfterFilter,
-  CreateResponse,
   CustomField,
   DateTimeInput,
   DateTimeString,
@@ -20,16 +19,11 @@ import {
   optionalNullable,
   Passthrough,
   RawParam,
-  RecordId,
-  RecordWriteResponse,
-  SubResourceId,
   UnifiedCustomFields,
-  UnifiedHeaders,
   unifiedQuery,
-  UpdatedAfterFilter,
-  WriteResponse,
-  WriteResult
+  UpdatedAfterFilter
 } from "./Common.js"
+import { unifiedEndpoint } from "./unifiedEndpoint.js"
 
 /*
  * Unified ATS: applications (and their offers, scorecards, changes, notes, scheduled
@@ -915,219 +909,110 @@ const listDoc = (extraDeprecated: ReadonlyArray<string> = []) =>
 const getDoc = documentUnifiedQuery({ proxy: "deepObject" })
 
 export class UnifiedAtsGroup extends HttpApiGroup.make("unified_ats")
-  .add(
-    HttpApiEndpoint.get("ats_list_applications", "/unified/ats/applications")
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListApplicationsParams)
-      .addSuccess(AtsApplicationsList)
-      .annotate(OpenApi.Identifier, "ats_list_applications")
-      .annotate(OpenApi.Summary, "List applications")
-      .annotate(OpenApi.Transform, listDoc(["job_id"]))
-  )
-  .add(
-    HttpApiEndpoint.post("ats_create_application", "/unified/ats/applications")
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsCreateApplicationRequest)
-      .addSuccess(CreateResponse, { status: 201 })
-      .annotate(OpenApi.Identifier, "ats_create_application")
-      .annotate(OpenApi.Summary, "Create an application")
-  )
-  .add(
-    HttpApiEndpoint.get("ats_get_application")`/unified/ats/applications/${RecordId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetApplicationParams)
-      .addSuccess(AtsApplicationResult)
-      .annotate(OpenApi.Identifier, "ats_get_application")
-      .annotate(OpenApi.Summary, "Get an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.patch("ats_update_application")`/unified/ats/applications/${RecordId}`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsUpdateApplicationRequest)
-      .addSuccess(WriteResponse)
-      .annotate(OpenApi.Identifier, "ats_update_application")
-      .annotate(OpenApi.Summary, "Update an application")
-  )
-  .add(
-    HttpApiEndpoint.get("ats_list_applications_offers")`/unified/ats/applications/${RecordId}/offers`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListOffersParams)
-      .addSuccess(AtsOffersList)
-      .annotate(OpenApi.Identifier, "ats_list_applications_offers")
-      .annotate(OpenApi.Summary, "List the offers of an application")
-      .annotate(OpenApi.Transform, listDoc())
-  )
-  .add(
-    HttpApiEndpoint.get("ats_get_application_offer")`/unified/ats/applications/${RecordId}/offers/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetOfferParams)
-      .addSuccess(AtsOfferResult)
-      .annotate(OpenApi.Identifier, "ats_get_application_offer")
-      .annotate(OpenApi.Summary, "Get an offer of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.post("ats_move_application")`/unified/ats/applications/${RecordId}/move`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsMoveApplicationRequest)
-      .addSuccess(RecordWriteResponse)
-      .annotate(OpenApi.Identifier, "ats_move_application")
-      .annotate(OpenApi.Summary, "Move an application to another stage")
-  )
-  .add(
-    HttpApiEndpoint.post("ats_reject_application")`/unified/ats/applications/${RecordId}/reject`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsRejectApplicationRequest)
-      .addSuccess(RecordWriteResponse)
-      .annotate(OpenApi.Identifier, "ats_reject_application")
-      .annotate(OpenApi.Summary, "Reject an application")
-  )
-  .add(
-    HttpApiEndpoint.get("ats_list_application_scorecards")`/unified/ats/applications/${RecordId}/scorecards`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListScorecardsParams)
-      .addSuccess(AtsScorecardsList)
-      .annotate(OpenApi.Identifier, "ats_list_application_scorecards")
-      .annotate(OpenApi.Summary, "List the scorecards of an application")
-      .annotate(OpenApi.Transform, listDoc())
-  )
-  .add(
-    HttpApiEndpoint.get(
-      "ats_get_application_scorecard"
-    )`/unified/ats/applications/${RecordId}/scorecards/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetScorecardParams)
-      .addSuccess(AtsScorecardResult)
-      .annotate(OpenApi.Identifier, "ats_get_application_scorecard")
-      .annotate(OpenApi.Summary, "Get a scorecard of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.get("ats_list_application_changes")`/unified/ats/applications/${RecordId}/changes`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListApplicationChangesParams)
-      .addSuccess(AtsApplicationChangesList)
-      .annotate(OpenApi.Identifier, "ats_list_application_changes")
-      .annotate(OpenApi.Summary, "List the changes of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.get("ats_get_application_note")`/unified/ats/applications/${RecordId}/notes/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetNoteParams)
-      .addSuccess(AtsNoteResult)
-      .annotate(OpenApi.Identifier, "ats_get_application_note")
-      .annotate(OpenApi.Summary, "Get a note of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.patch("ats_update_application_note")`/unified/ats/applications/${RecordId}/notes/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsUpdateNoteRequest)
-      .addSuccess(WriteResponse)
-      .annotate(OpenApi.Identifier, "ats_update_application_note")
-      .annotate(OpenApi.Summary, "Update a note of an application")
-  )
-  .add(
-    HttpApiEndpoint.get(
-      "ats_list_applications_scheduled_interviews"
-    )`/unified/ats/applications/${RecordId}/scheduled_interviews`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListScheduledInterviewsParams)
-      .addSuccess(AtsScheduledInterviewsList)
-      .annotate(OpenApi.Identifier, "ats_list_applications_scheduled_interviews")
-      .annotate(OpenApi.Summary, "List the scheduled interviews of an application")
-      .annotate(OpenApi.Transform, listDoc())
-  )
-  .add(
-    HttpApiEndpoint.get(
-      "ats_get_application_scheduled_interview"
-    )`/unified/ats/applications/${RecordId}/scheduled_interviews/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetScheduledInterviewParams)
-      .addSuccess(AtsScheduledInterviewResult)
-      .annotate(OpenApi.Identifier, "ats_get_application_scheduled_interview")
-      .annotate(OpenApi.Summary, "Get a scheduled interview of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.post("ats_upload_application_document")`/unified/ats/applications/${RecordId}/documents/upload`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsUploadDocumentRequest)
-      .addSuccess(WriteResult, { status: 201 })
-      .annotate(OpenApi.Identifier, "ats_upload_application_document")
-      .annotate(OpenApi.Summary, "Upload a document to an application")
-  )
-  .add(
-    HttpApiEndpoint.get(
-      "ats_download_application_document"
-    )`/unified/ats/applications/${RecordId}/documents/${SubResourceId}/download`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsDownloadDocumentParams)
-      .addSuccess(DocumentDownload)
-      .annotate(OpenApi.Identifier, "ats_download_application_document")
-      .annotate(OpenApi.Summary, "Download a document of an application")
-      .annotate(
-        OpenApi.Description,
-        "Answers with the document's bytes; the content type is the document's own media type (one of the listed types), not application/octet-stream unless the document is untyped."
-      )
-      .annotate(OpenApi.Transform, documentDownloadMediaTypes)
-  )
-  .add(
-    HttpApiEndpoint.get("ats_list_application_documents")`/unified/ats/applications/${RecordId}/documents`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListDocumentsParams)
-      .addSuccess(AtsDocumentsList)
-      .annotate(OpenApi.Identifier, "ats_list_application_documents")
-      .annotate(OpenApi.Summary, "List the documents of an application")
-      .annotate(OpenApi.Transform, listDoc())
-  )
-  .add(
-    HttpApiEndpoint.get(
-      "ats_get_application_document"
-    )`/unified/ats/applications/${RecordId}/documents/${SubResourceId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetDocumentParams)
-      .addSuccess(AtsDocumentResult)
-      .annotate(OpenApi.Identifier, "ats_get_application_document")
-      .annotate(OpenApi.Summary, "Get a document of an application")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.get("ats_list_candidates", "/unified/ats/candidates")
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsListCandidatesParams)
-      .addSuccess(AtsCandidatesList)
-      .annotate(OpenApi.Identifier, "ats_list_candidates")
-      .annotate(OpenApi.Summary, "List candidates")
-      .annotate(OpenApi.Transform, listDoc())
-  )
-  .add(
-    HttpApiEndpoint.post("ats_create_candidate", "/unified/ats/candidates")
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsCreateCandidateRequest)
-      .addSuccess(CreateResponse, { status: 201 })
-      .annotate(OpenApi.Identifier, "ats_create_candidate")
-      .annotate(OpenApi.Summary, "Create a candidate")
-  )
-  .add(
-    HttpApiEndpoint.get("ats_get_candidate")`/unified/ats/candidates/${RecordId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(AtsGetCandidateParams)
-      .addSuccess(AtsCandidateResult)
-      .annotate(OpenApi.Identifier, "ats_get_candidate")
-      .annotate(OpenApi.Summary, "Get a candidate")
-      .annotate(OpenApi.Transform, getDoc)
-  )
-  .add(
-    HttpApiEndpoint.patch("ats_update_assessments_result")`/unified/ats/assessments/orders/${RecordId}/result`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(AtsUpdateAssessmentResultRequest)
-      .addSuccess(WriteResponse)
-      .annotate(OpenApi.Identifier, "ats_update_assessments_result")
-      .annotate(OpenApi.Summary, "Update the result of an assessment order")
-  )
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_applications", path: "/unified/ats/applications", query: AtsListApplicationsParams,
+    success: AtsApplicationsList, summary: "List applications", openApi: listDoc(["job_id"])
+  }))
+  .add(unifiedEndpoint({
+    kind: "create", id: "ats_create_application", path: "/unified/ats/applications", body: AtsCreateApplicationRequest,
+    summary: "Create an application"
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application", path: "/unified/ats/applications/:id", query: AtsGetApplicationParams,
+    success: AtsApplicationResult, summary: "Get an application", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "update", id: "ats_update_application", path: "/unified/ats/applications/:id",
+    body: AtsUpdateApplicationRequest, summary: "Update an application"
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_applications_offers", path: "/unified/ats/applications/:id/offers",
+    query: AtsListOffersParams, success: AtsOffersList, summary: "List the offers of an application",
+    openApi: listDoc()
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application_offer", path: "/unified/ats/applications/:id/offers/:subResourceId",
+    query: AtsGetOfferParams, success: AtsOfferResult, summary: "Get an offer of an application", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "move", id: "ats_move_application", path: "/unified/ats/applications/:id/move",
+    body: AtsMoveApplicationRequest, summary: "Move an application to another stage"
+  }))
+  .add(unifiedEndpoint({
+    kind: "reject", id: "ats_reject_application", path: "/unified/ats/applications/:id/reject",
+    body: AtsRejectApplicationRequest, summary: "Reject an application"
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_application_scorecards", path: "/unified/ats/applications/:id/scorecards",
+    query: AtsListScorecardsParams, success: AtsScorecardsList, summary: "List the scorecards of an application",
+    openApi: listDoc()
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application_scorecard", path: "/unified/ats/applications/:id/scorecards/:subResourceId",
+    query: AtsGetScorecardParams, success: AtsScorecardResult, summary: "Get a scorecard of an application",
+    openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_application_changes", path: "/unified/ats/applications/:id/changes",
+    query: AtsListApplicationChangesParams, success: AtsApplicationChangesList,
+    summary: "List the changes of an application", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application_note", path: "/unified/ats/applications/:id/notes/:subResourceId",
+    query: AtsGetNoteParams, success: AtsNoteResult, summary: "Get a note of an application", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "update", id: "ats_update_application_note", path: "/unified/ats/applications/:id/notes/:subResourceId",
+    body: AtsUpdateNoteRequest, summary: "Update a note of an application"
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_applications_scheduled_interviews",
+    path: "/unified/ats/applications/:id/scheduled_interviews", query: AtsListScheduledInterviewsParams,
+    success: AtsScheduledInterviewsList, summary: "List the scheduled interviews of an application",
+    openApi: listDoc()
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application_scheduled_interview",
+    path: "/unified/ats/applications/:id/scheduled_interviews/:subResourceId", query: AtsGetScheduledInterviewParams,
+    success: AtsScheduledInterviewResult, summary: "Get a scheduled interview of an application", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "upload", id: "ats_upload_application_document", path: "/unified/ats/applications/:id/documents/upload",
+    body: AtsUploadDocumentRequest, summary: "Upload a document to an application"
+  }))
+  .add(unifiedEndpoint({
+    kind: "download", id: "ats_download_application_document",
+    path: "/unified/ats/applications/:id/documents/:subResourceId/download", query: AtsDownloadDocumentParams,
+    success: DocumentDownload, summary: "Download a document of an application",
+    description: "Answers with the document's bytes; the content type is the document's own media type (one of the listed types), not application/octet-stream unless the document is untyped.",
+    openApi: documentDownloadMediaTypes
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_application_documents", path: "/unified/ats/applications/:id/documents",
+    query: AtsListDocumentsParams, success: AtsDocumentsList, summary: "List the documents of an application",
+    openApi: listDoc()
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_application_document", path: "/unified/ats/applications/:id/documents/:subResourceId",
+    query: AtsGetDocumentParams, success: AtsDocumentResult, summary: "Get a document of an application",
+    openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "list", id: "ats_list_candidates", path: "/unified/ats/candidates", query: AtsListCandidatesParams,
+    success: AtsCandidatesList, summary: "List candidates", openApi: listDoc()
+  }))
+  .add(unifiedEndpoint({
+    kind: "create", id: "ats_create_candidate", path: "/unified/ats/candidates", body: AtsCreateCandidateRequest,
+    summary: "Create a candidate"
+  }))
+  .add(unifiedEndpoint({
+    kind: "get", id: "ats_get_candidate", path: "/unified/ats/candidates/:id", query: AtsGetCandidateParams,
+    success: AtsCandidateResult, summary: "Get a candidate", openApi: getDoc
+  }))
+  .add(unifiedEndpoint({
+    kind: "update", id: "ats_update_assessments_result", path: "/unified/ats/assessments/orders/:id/result",
+    body: AtsUpdateAssessmentResultRequest, summary: "Update the result of an assessment order"
+  }))
   .addError(PreconditionFailedBody)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Unified ATS: provider data in one normalized shape")

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PreconditionFailedBody } from "../Errors.js"
@@ -14,13 +14,11 @@ import {
   optionalNullable,
   Passthrough,
   RawParam,
-  RecordId,
   SourceValueOnly,
   UnifiedCustomFields,
-  UnifiedHeaders,
-  unifiedQuery,
-  WriteResponse
+  unifiedQuery
 } from "./Common.js"
+import { unifiedEndpoint } from "./unifiedEndpoint.js"
 
 /*
  * Unified HRIS: employee document categories (get) and employee update.
@@ -306,23 +304,15 @@ export type HrisUpdateEmployeeRequest = typeof HrisUpdateEmployeeRequest.Type
 // ---------------------------------------------------------------------------
 
 export class UnifiedHrisGroup extends HttpApiGroup.make("unified_hris")
-  .add(
-    HttpApiEndpoint.get("hris_get_employee_document_category")`/unified/hris/documents/employee_categories/${RecordId}`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(HrisGetEmployeeDocumentCategoryParams)
-      .addSuccess(HrisEmployeeDocumentCategoryResult)
-      .annotate(OpenApi.Identifier, "hris_get_employee_document_category")
-      .annotate(OpenApi.Summary, "Get an employee document category")
-      .annotate(OpenApi.Transform, documentUnifiedQuery({ proxy: "deepObject" }))
-  )
-  .add(
-    HttpApiEndpoint.patch("hris_update_employee")`/unified/hris/employees/${RecordId}`
-      .setHeaders(UnifiedHeaders)
-      .setPayload(HrisUpdateEmployeeRequest)
-      .addSuccess(WriteResponse)
-      .annotate(OpenApi.Identifier, "hris_update_employee")
-      .annotate(OpenApi.Summary, "Update an employee")
-  )
+  .add(unifiedEndpoint({
+    kind: "get", id: "hris_get_employee_document_category", path: "/unified/hris/documents/employee_categories/:id",
+    query: HrisGetEmployeeDocumentCategoryParams, success: HrisEmployeeDocumentCategoryResult,
+    summary: "Get an employee document category", openApi: documentUnifiedQuery({ proxy: "deepObject" })
+  }))
+  .add(unifiedEndpoint({
+    kind: "update", id: "hris_update_employee", path: "/unified/hris/employees/:id", body: HrisUpdateEmployeeRequest,
+    summary: "Update an employee"
+  }))
   .addError(PreconditionFailedBody)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Unified HRIS: provider data in one normalized shape")

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PreconditionFailedBody } from "../Errors.js"
@@ -10,13 +10,12 @@ import {
   listParams,
   ListResponse,
   optionalNullable,
-  RecordId,
   SourceValueOnly,
   UnifiedCustomFields,
-  UnifiedHeaders,
   unifiedQuery,
   UpdatedAfterFilter
 } from "./Common.js"
+import { unifiedEndpoint } from "./unifiedEndpoint.js"
 
 /*
  * Unified LMS: the assignments of a user.
@@ -87,19 +86,12 @@ export const LmsListUserAssignmentsParams = unifiedQuery({
 export type LmsListUserAssignmentsParams = typeof LmsListUserAssignmentsParams.Type
 
 export class UnifiedLmsGroup extends HttpApiGroup.make("unified_lms")
-  .add(
-    HttpApiEndpoint.get("lms_list_user_assignments")`/unified/lms/users/${RecordId}/assignments`
-      .setHeaders(UnifiedHeaders)
-      .setUrlParams(LmsListUserAssignmentsParams)
-      .addSuccess(LmsAssignmentsList)
-      .annotate(OpenApi.Identifier, "lms_list_user_assignments")
-      .annotate(OpenApi.Summary, "List the assignments of a user")
-      .annotate(
-        OpenApi.Description,
-        "Filter keys may be given as filter[key] or bare (status=...); pass-through keys as proxy[key] or bare (any key this operation does not define). The bracketed form wins when both are given."
-      )
-      .annotate(OpenApi.Transform, documentUnifiedQuery({ proxy: "form", deprecated: ["page", "updated_after"] }))
-  )
+  .add(unifiedEndpoint({
+    kind: "list", id: "lms_list_user_assignments", path: "/unified/lms/users/:id/assignments",
+    query: LmsListUserAssignmentsParams, success: LmsAssignmentsList, summary: "List the assignments of a user",
+    description: "Filter keys may be given as filter[key] or bare (status=...); pass-through keys as proxy[key] or bare (any key this operation does not define). The bracketed form wins when both are given.",
+    openApi: documentUnifiedQuery({ proxy: "form", deprecated: ["page", "updated_after"] })
+  }))
   .addError(PreconditionFailedBody)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Unified LMS: provider data in one normalized shape")
