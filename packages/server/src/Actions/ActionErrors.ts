@@ -11,22 +11,9 @@ import {
   TooManyRequests,
   UnprocessableEntity
 } from "@switchyard/api"
-import type { ProviderResponse } from "@switchyard/engine"
+import type { ActionError, ActionLimitError, ProviderTransportError } from "@switchyard/engine"
+import { Match } from "effect"
 import { redactHeaders, redactValue } from "../Provider/Redaction.js"
-
-/** A failure of an action run, as the engine reports it (by tag). */
-export interface EngineFailure {
-  readonly _tag: string
-  readonly message: string
-  readonly status?: number
-  readonly url?: string
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  readonly reason?: string
-  readonly retryAfter?: number | undefined
-  readonly response?: ProviderResponse | undefined
-  readonly targetStatus?: number
-}
 
 const DEFAULT_RETRY_AFTER = 5
 
@@ -55,43 +42,52 @@ const byStatus = (status: number, message: string): ApiError => {
   }
 }
 
-/**
- * Maps an action failure to the documented errors: provider 4xx → 400 with `data` and
- * `provider_errors`; provider 5xx or unreachable → 502; our deadline → 408 and provider
- * 429 after retries → 429, both with Retry-After. Every value is redacted with `secrets`.
- */
-export const toApiError = (failure: EngineFailure, secrets: ReadonlyArray<string>): ApiError => {
-  const message = String(redactValue(failure.message, secrets))
-  switch (failure._tag) {
-    case "ActionInputError":
-      return new BadRequest({ message })
-    case "ProviderHttpError": {
-      const status = failure.status ?? 502
-      const headers = redactHeaders(failure.headers ?? {}, secrets)
-      const url = String(redactValue(failure.url ?? "", secrets))
-      if (status >= 500) return new BadGateway({ message: `Provider error: ${status} from ${url}` })
-      return new BadRequest({
-        message: `Provider rejected the request: ${status} from ${url}`,
-        data: { statusCode: status, message, headers },
-        provider_errors: [{ status, url, raw: redactValue(failure.body, secrets), headers }]
-      })
-    }
-    case "ProviderTransportError":
-      switch (failure.reason) {
-        case "timeout":
-          return new RequestTimeout({ message, retryAfter: failure.retryAfter ?? DEFAULT_RETRY_AFTER })
-        case "rate_limited":
-          return new TooManyRequests({ message, retryAfter: failure.retryAfter ?? DEFAULT_RETRY_AFTER })
-        default:
-          return new BadGateway({ message })
-      }
-    case "CustomProviderError":
-      return byStatus(failure.targetStatus ?? 502, message)
-    case "ActionLimitError":
-      return message.includes("time")
-        ? new RequestTimeout({ message, retryAfter: DEFAULT_RETRY_AFTER })
-        : new BadGateway({ message })
-    default:
-      return new InternalServerError({ message: `Connector action failed: ${message}` })
+/** Our own time bounds are a 408; the other run bounds (records, sizes) guard against the provider: 502. */
+const isTimeLimit = (limit: ActionLimitError["limit"]) => limit === "actionTimeout" || limit === "stepTimeout"
+
+const fromTransport = (failure: ProviderTransportError, message: string): ApiError => {
+  switch (failure.reason) {
+    case "timeout":
+      return new RequestTimeout({ message, retryAfter: failure.retryAfter ?? DEFAULT_RETRY_AFTER })
+    case "rate_limited":
+      return new TooManyRequests({ message, retryAfter: failure.retryAfter ?? DEFAULT_RETRY_AFTER })
+    case "unreachable":
+    case "too_large":
+    case "unavailable":
+    case "invalid_response":
+      return new BadGateway({ message })
   }
+}
+
+/**
+ * Maps an action failure to the documented errors, one case per engine failure (the compiler
+ * checks that every tag and transport reason has one): provider 4xx → 400 with `data` and
+ * `provider_errors`; provider 5xx or unreachable → 502; our deadline → 408 and provider 429
+ * after retries → 429, both with Retry-After. Every value is redacted with `secrets`.
+ */
+export const toApiError = (failure: ActionError, secrets: ReadonlyArray<string>): ApiError => {
+  const message = String(redactValue(failure.message, secrets))
+  return Match.value(failure).pipe(
+    Match.tagsExhaustive({
+      ActionInputError: (): ApiError => new BadRequest({ message }),
+      ProviderHttpError: (failure): ApiError => {
+        const status = failure.status
+        const headers = redactHeaders(failure.headers, secrets)
+        const url = String(redactValue(failure.url, secrets))
+        if (status >= 500) return new BadGateway({ message: `Provider error: ${status} from ${url}` })
+        return new BadRequest({
+          message: `Provider rejected the request: ${status} from ${url}`,
+          data: { statusCode: status, message, headers },
+          provider_errors: [{ status, url, raw: redactValue(failure.body, secrets), headers }]
+        })
+      },
+      ProviderTransportError: (failure) => fromTransport(failure, message),
+      CustomProviderError: (failure) => byStatus(failure.targetStatus, message),
+      ActionLimitError: (failure): ApiError =>
+        isTimeLimit(failure.limit)
+          ? new RequestTimeout({ message, retryAfter: DEFAULT_RETRY_AFTER })
+          : new BadGateway({ message }),
+      ActionDefinitionError: (): ApiError => new InternalServerError({ message: `Connector action failed: ${message}` })
+    })
+  )
 }

@@ -21,7 +21,7 @@ import { SwitchyardConfig } from "../Config.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
-import { type EngineFailure, toApiError } from "./ActionErrors.js"
+import { toApiError } from "./ActionErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { RequestLog } from "./RequestLog.js"
 
@@ -120,7 +120,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           }
         ).pipe(
           Effect.provideService(ProviderTransport, transport),
-          Effect.mapError((failure) => toApiError(failure as unknown as EngineFailure, secrets))
+          Effect.mapError((failure) => toApiError(failure, secrets))
         )
 
         const runOnce = Effect.gen(function*() {
