@@ -1,18 +1,11 @@
-import { HttpApiBuilder, type HttpApiGroup, HttpServerRequest } from "@effect/platform"
-import {
-  Api,
-  type ApiError,
-  CurrentCaller,
-  UnifiedAtsGroup,
-  UnifiedHrisGroup,
-  UnifiedLmsGroup
-} from "@switchyard/api"
-import { Effect, type Layer } from "effect"
+import { HttpApiBuilder, type HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
+import { Api, type ApiError, CurrentCaller, type UnifiedKind, unifiedOperationOf } from "@switchyard/api"
+import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
-import { kindOf, type UnifiedKind, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
+import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
 
 /** The decoded request of any unified endpoint, as the handlers receive it. */
 interface UnifiedRequest {
@@ -22,34 +15,41 @@ interface UnifiedRequest {
   readonly payload?: unknown
 }
 
-const known = new Set(["raw", "fields", "page_size", "next", "page", "updated_after", "sync_token", "expand", "include", "filter", "proxy", "format", "export_format"])
-
 const csv = (value: unknown) =>
   value === undefined ? undefined : Array.isArray(value) ? value.join(",") : String(value)
 
 const toCall = (operationId: string, request: UnifiedRequest): UnifiedCall => {
-  const params = request.urlParams ?? {}
-  const extra = Object.fromEntries(Object.entries(params).filter(([key]) => !known.has(key)))
+  // the parameters a unified call gives a meaning to; any other declared one is an action input
+  const {
+    expand,
+    fields,
+    filter,
+    include,
+    next,
+    page,
+    page_size,
+    proxy,
+    raw,
+    sync_token,
+    updated_after,
+    ...extra
+  } = request.urlParams ?? {}
   return {
     operationId,
     accountId: request.headers["x-account-id"],
     path: request.path,
-    filter: params.filter as Record<string, unknown> | undefined,
-    proxy: params.proxy as Record<string, unknown> | undefined,
-    raw: params.raw === true,
-    fields: csv(params.fields),
-    pageSize: typeof params.page_size === "number" ? params.page_size : undefined,
-    next: params.next as string | undefined,
-    page: params.page === undefined ? undefined : String(params.page),
-    updatedAfter: params.updated_after as string | undefined,
-    syncToken: params.sync_token as string | undefined,
-    expand: csv(params.expand),
-    include: csv(params.include),
-    extra: {
-      ...extra,
-      ...(params.format === undefined ? {} : { format: params.format }),
-      ...(params.export_format === undefined ? {} : { export_format: params.export_format })
-    },
+    filter: filter as Record<string, unknown> | undefined,
+    proxy: proxy as Record<string, unknown> | undefined,
+    raw: raw === true,
+    fields: csv(fields),
+    pageSize: typeof page_size === "number" ? page_size : undefined,
+    next: next as string | undefined,
+    page: page === undefined ? undefined : String(page),
+    updatedAfter: updated_after as string | undefined,
+    syncToken: sync_token as string | undefined,
+    expand: csv(expand),
+    include: csv(include),
+    extra,
     // Decoded bodies may hold bytes (uploads); connectors speak JSON, so they get base64 back.
     body: request.payload === undefined ? undefined : jsonSafe(request.payload)
   }
@@ -83,7 +83,8 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
           return { statusCode: 200, message: "Record moved successfully", timestamp, data: idsOf(result.data) }
         case "reject":
           return { statusCode: 200, message: "Record rejected successfully", timestamp, data: idsOf(result.data) }
-        default:
+        case "update":
+        case "download":
           return { statusCode: 200, message: "Record updated successfully", timestamp }
       }
     })
@@ -98,26 +99,40 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
     return yield* work
   })
 
-/** Every unified endpoint runs the connector action named like it; one generic handler serves all. */
-const unifiedGroup = <const Name extends "unified_ats" | "unified_hris" | "unified_lms">(
-  name: Name,
-  endpoints: Readonly<Record<string, { readonly method: string }>>
-): Layer.Layer<HttpApiGroup.ApiGroup<"switchyard", Name>, never, UnifiedRunner> =>
-  HttpApiBuilder.group(Api, name, (handlers) =>
-    Effect.gen(function*() {
-      const runner = yield* UnifiedRunner
-      // Handlers are registered by name in a loop; the group's endpoint set is the contract.
-      let built: any = handlers
-      for (const [operationId, endpoint] of Object.entries(endpoints)) {
-        const kind = kindOf(operationId, endpoint.method)
-        built = built.handle(operationId, (request: UnifiedRequest) =>
-          Effect.tap(answer(runner, kind, operationId, request), () => markAnswered))
-      }
-      return built
-    }) as any) as any
+/** The operation an endpoint declares; an endpoint without one is a fault of the api package. */
+const operationOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>
+  Option.match(unifiedOperationOf(endpoint), {
+    onNone: () => Effect.dieMessage(`unified endpoint ${endpoint.name} was not declared through unifiedEndpoint`),
+    onSome: Effect.succeed
+  })
+
+/** What registering every endpoint of a group by name looks like from inside the loop. */
+interface UntypedHandlers {
+  handle(name: string, handler: (request: UnifiedRequest) => Effect.Effect<unknown, ApiError, unknown>): UntypedHandlers
+}
+
+/**
+ * Registers one handler for each endpoint of a unified group; each runs the connector action
+ * its `UnifiedOperation` annotation names and answers as its kind says.
+ */
+const handleUnifiedGroup = <E, Provides, R, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any>(
+  handlers: HttpApiBuilder.Handlers<E, Provides, R, Endpoints>
+) =>
+  Effect.gen(function*() {
+    const runner = yield* UnifiedRunner
+    // TypeScript cannot follow a loop that handles every endpoint by name: the loop works on an
+    // untyped view, and the result is every endpoint handled, with the handlers' own context.
+    let built = handlers as unknown as UntypedHandlers
+    for (const endpoint of Object.values(handlers.group.endpoints)) {
+      const { actionId, kind } = yield* operationOf(endpoint)
+      built = built.handle(endpoint.name, (request) =>
+        Effect.tap(answer(runner, kind, actionId, request), () => markAnswered))
+    }
+    return built as unknown as HttpApiBuilder.Handlers<E, Provides, R>
+  })
 
 export const UnifiedHttpLive = [
-  unifiedGroup("unified_ats", UnifiedAtsGroup.endpoints),
-  unifiedGroup("unified_hris", UnifiedHrisGroup.endpoints),
-  unifiedGroup("unified_lms", UnifiedLmsGroup.endpoints)
+  HttpApiBuilder.group(Api, "unified_ats", handleUnifiedGroup),
+  HttpApiBuilder.group(Api, "unified_hris", handleUnifiedGroup),
+  HttpApiBuilder.group(Api, "unified_lms", handleUnifiedGroup)
 ] as const

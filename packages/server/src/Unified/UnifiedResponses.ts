@@ -2,20 +2,6 @@ import { HttpServerResponse } from "@effect/platform"
 import type { ApiError } from "@switchyard/api"
 import { Effect, Stream } from "effect"
 
-/** What kind of answer an operation gives, from its id and method. */
-export type UnifiedKind = "list" | "get" | "create" | "upload" | "move" | "reject" | "write" | "download"
-
-export const kindOf = (operationId: string, method: string): UnifiedKind => {
-  if (operationId.includes("_download_")) return "download"
-  if (operationId.includes("_upload_")) return "upload"
-  if (/_list_/.test(operationId)) return "list"
-  if (method === "GET") return "get"
-  if (/_create_/.test(operationId)) return "create"
-  if (/_move_/.test(operationId)) return "move"
-  if (/_reject_/.test(operationId)) return "reject"
-  return "write"
-}
-
 export const HEARTBEAT_INTERVAL = "1 second"
 
 const errorBody = (error: ApiError) => {
