@@ -1,6 +1,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { FaultError, parseFaultHeader, retryAfterValue, type ActiveFault, type FaultPlan, type FaultRegistry } from "./faults.js"
+import { findRoute, route, type Route } from "./router.js"
 
 export type Provider = "ats" | "hris" | "lms" | "mcp"
 export const PROVIDERS: ReadonlyArray<Provider> = ["ats", "hris", "lms", "mcp"]
@@ -63,49 +64,6 @@ export interface Ctx {
   readonly origin: string
   /** The parsed body: JSON, or form fields as an object; `{}` when empty. Throws HttpError(400) on bad JSON. */
   body(): unknown
-}
-
-export type Route = {
-  readonly method: string
-  readonly regex: RegExp
-  readonly names: ReadonlyArray<string>
-  readonly handler: (ctx: Ctx, params: Record<string, string>) => void | Promise<void>
-}
-
-/** `"/v1/applications/:id/move"` → a route; params match one path segment (no `/` or `,`). */
-export const route = (
-  method: string,
-  pattern: string,
-  handler: (ctx: Ctx, params: Record<string, string>) => void | Promise<void>
-): Route => {
-  const names: Array<string> = []
-  const source = pattern
-    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/:([a-zA-Z_]+)/g, (_, name: string) => {
-      names.push(name)
-      return "([^/,]+)"
-    })
-  return { method, regex: new RegExp(`^${source}$`), names, handler }
-}
-
-export const findRoute = (
-  routes: ReadonlyArray<Route>,
-  method: string,
-  path: string
-): { route: Route; params: Record<string, string> } | "method-not-allowed" | undefined => {
-  let pathMatched = false
-  for (const r of routes) {
-    const m = r.regex.exec(path)
-    if (m === null) continue
-    pathMatched = true
-    if (r.method !== method && !(r.method === "GET" && method === "HEAD")) continue
-    const params: Record<string, string> = {}
-    r.names.forEach((name, i) => {
-      params[name] = decodeURIComponent(m[i + 1] ?? "")
-    })
-    return { route: r, params }
-  }
-  return pathMatched ? "method-not-allowed" : undefined
 }
 
 export const sendJson = (res: Http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {

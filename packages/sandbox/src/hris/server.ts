@@ -1,7 +1,8 @@
 import type { Clock } from "../clock.js"
 import { ymd } from "../clock.js"
 import type { FileStore } from "../files.js"
-import { basicAuth, HttpError, route, sendBytes, sendJson, type Ctx, type Route } from "../http.js"
+import { basicAuth, HttpError, sendBytes, sendJson, type Ctx } from "../http.js"
+import { guardedRoutes, type Route } from "../router.js"
 import {
   addRow,
   currentRow,
@@ -67,16 +68,16 @@ export const hrisRoutes = (o: HrisOptions): ReadonlyArray<Route> => {
 
   const wantsJson = (ctx: Ctx): boolean => (ctx.req.headers.accept ?? "").toLowerCase().includes("application/json")
 
-  const authed =
-    (handler: (ctx: Ctx, p: Record<string, string>) => void | Promise<void>) =>
-    (ctx: Ctx, p: Record<string, string>): void | Promise<void> => {
+  const r = guardedRoutes({
+    prefix: base,
+    guard: (ctx, p) => {
       const creds = basicAuth(ctx.req)
       if (creds === undefined || creds.user !== o.apiKey) {
         throw new HttpError(401, "", { "www-authenticate": 'Basic realm="BambooHR API"', "x-bamboohr-error-message": "Invalid API key" })
       }
       if (p["company"] !== o.companyDomain) throw bhrError(404, `Company ${p["company"] ?? ""} not found`)
-      return handler(ctx, p)
     }
+  })
 
   const employeeOf = (raw: string | undefined): EmployeeRec => {
     // Employee 0 is the owner of the API key (the first employee here).
@@ -214,8 +215,6 @@ export const hrisRoutes = (o: HrisOptions): ReadonlyArray<Route> => {
     return out
   }
 
-  const r = (method: string, pattern: string, handler: (ctx: Ctx, p: Record<string, string>) => void | Promise<void>): Route =>
-    route(method, `${base}${pattern}`, authed(handler))
 
   return [
     r("GET", "/employees/directory", (ctx) => {

@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js"
-import { basicAuth, HttpError, route, sendJson, type Ctx, type Route } from "../http.js"
+import { basicAuth, HttpError, sendJson, type Ctx } from "../http.js"
+import { guardedRoutes, type Route } from "../router.js"
 import type { Enrollment, LmsCourse, LmsState, LmsUser } from "./data.js"
 
 /** The LMS routes, modeled on the TalentLMS API v1 (`/api/v1/...`). */
@@ -33,16 +34,16 @@ export const lmsRoutes = (o: LmsOptions): ReadonlyArray<Route> => {
   const S = (): LmsState => o.state()
   const site = `https://${o.domain}`
 
-  const authed =
-    (handler: (ctx: Ctx, p: Record<string, string>) => void | Promise<void>) =>
-    (ctx: Ctx, p: Record<string, string>): void | Promise<void> => {
+  const r = guardedRoutes({
+    prefix: "/api/v1",
+    guard: (ctx) => {
       const creds = basicAuth(ctx.req)
       if (creds === undefined || creds.user !== o.apiKey) throw lmsError(401, "authentication_error", "Invalid API key provided")
       ctx.res.setHeader("x-ratelimit-limit", "2000")
       ctx.res.setHeader("x-ratelimit-remaining", "1999")
       ctx.res.setHeader("x-ratelimit-reset", ts(o.clock.now() + 3600000))
-      return handler(ctx, p)
     }
+  })
 
   const userBase = (u: LmsUser): Record<string, unknown> => ({
     id: String(u.id),
@@ -168,8 +169,6 @@ export const lmsRoutes = (o: LmsOptions): ReadonlyArray<Route> => {
     return c
   }
 
-  const r = (method: string, pattern: string, handler: (ctx: Ctx, p: Record<string, string>) => void | Promise<void>): Route =>
-    route(method, `/api/v1${pattern}`, authed(handler))
 
   const body = (ctx: Ctx): Record<string, unknown> => {
     let b: unknown
