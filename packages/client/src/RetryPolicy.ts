@@ -19,14 +19,8 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxDelay: Duration.seconds(30)
 }
 
-/** `Retry-After` as seconds or an HTTP date, in seconds from `now`; undefined when absent or unreadable. */
-export const parseRetryAfter = (value: string | undefined, now: number = Date.now()): number | undefined => {
-  const text = value?.trim() ?? ""
-  if (text === "") return undefined
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text)
-  const at = Date.parse(text)
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000)
-}
+// the server reads the header the same way; re-exported so client users need not know the api package
+export { parseRetryAfter } from "@switchyard/api"
 
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 0): the server's `Retry-After`

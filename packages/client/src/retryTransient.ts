@@ -1,8 +1,7 @@
 import { HttpClient, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { isIdempotentMethod, parseRetryAfter } from "@switchyard/api"
 import { Effect } from "effect"
-import { parseRetryAfter, retryDelay, type RetryPolicy } from "./RetryPolicy.js"
-
-const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
+import { retryDelay, type RetryPolicy } from "./RetryPolicy.js"
 
 /**
  * 429 and 408 are retried only for calls safe to repeat: idempotent methods, or writes carrying
@@ -12,7 +11,7 @@ const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
  */
 export const isTransient = (request: HttpClientRequest.HttpClientRequest, status: number) =>
   (status === 429 || status === 408) &&
-  (idempotentMethods.has(request.method) || request.headers["idempotency-key"] !== undefined)
+  (isIdempotentMethod(request.method) || request.headers["idempotency-key"] !== undefined)
 
 /**
  * Retries transient answers at the HttpClient level, where the `Retry-After` header is still

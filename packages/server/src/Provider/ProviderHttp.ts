@@ -1,5 +1,6 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
+import { parseRetryAfter } from "@switchyard/api"
 import {
   type ProviderRequest,
   type ProviderResponse,
@@ -15,7 +16,6 @@ import { redactHeaders, redactText, redactValue } from "./Redaction.js"
 import {
   backoff,
   defaultRetryPolicy,
-  parseRetryAfter,
   retryableFailure,
   retryableStatus,
   type RetryPolicy

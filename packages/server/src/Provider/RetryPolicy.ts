@@ -1,3 +1,4 @@
+import { isIdempotentMethod } from "@switchyard/api"
 import { Duration } from "effect"
 
 export interface RetryPolicy {
@@ -19,15 +20,13 @@ export const defaultRetryPolicy: RetryPolicy = {
   deadline: Duration.seconds(60)
 }
 
-const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
-
 /**
  * Whether a response status is worth another attempt. Writes that are not idempotent are
  * retried only when the provider said it did not process them (429, 503).
  */
 export const retryableStatus = (method: string, status: number) =>
   status === 429 || status === 503 ||
-  (idempotentMethods.has(method) && (status === 408 || status === 500 || status === 502 || status === 504))
+  (isIdempotentMethod(method) && (status === 408 || status === 500 || status === 502 || status === 504))
 
 /**
  * Whether a call that got no answer is worth another attempt. A timeout or a dropped
@@ -35,19 +34,10 @@ export const retryableStatus = (method: string, status: number) =>
  * a connection that never opened (refused, no such host) delivered nothing, so any may.
  */
 export const retryableFailure = (method: string, reason: string, delivered: boolean) =>
-  (reason === "unreachable" || reason === "timeout") && (idempotentMethods.has(method) || !delivered)
+  (reason === "unreachable" || reason === "timeout") && (isIdempotentMethod(method) || !delivered)
 
 /** Exponential backoff with full jitter: a random wait in [0, min(max, base · 2^attempt)). */
 export const backoff = (policy: RetryPolicy, attempt: number, random: () => number = Math.random): Duration.Duration => {
   const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)
   return Duration.millis(Math.floor(random() * ceiling))
-}
-
-/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
-export const parseRetryAfter = (value: string | undefined, now: number = Date.now()): number | undefined => {
-  if (value === undefined || value.trim() === "") return undefined
-  const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text)
-  const at = Date.parse(text)
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000)
 }
