@@ -1,72 +1,92 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
 import * as Crypto from "node:crypto"
 
-export interface Organization {
-  readonly id: string
-  readonly name: string
-  readonly created_at: Date
-}
+export const Organization = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  created_at: Schema.DateFromSelf
+})
+export type Organization = typeof Organization.Type
 
-export interface Project {
-  readonly id: string
-  readonly organization_id: string
-  readonly name: string
+export const Project = Schema.Struct({
+  id: Schema.String,
+  organization_id: Schema.String,
+  name: Schema.String,
   /** Whether a connector version, once registered, can never change (the default). */
-  readonly immutable_versioning: boolean
-  readonly created_at: Date
-}
+  immutable_versioning: Schema.Boolean,
+  created_at: Schema.DateFromSelf
+})
+export type Project = typeof Project.Type
 
 /** Organizations own projects; everything else belongs to a project. */
 export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/ProjectsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const createOrganization = (name: string) =>
-      sql<Organization>`
-        INSERT INTO organizations ${sql.insert({ id: Crypto.randomUUID(), name })}
-        RETURNING id, name, created_at`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+    const organizationColumns = sql`id, name, created_at`
+    const projectColumns = sql`id, organization_id, name, immutable_versioning, created_at`
 
-    const createProject = (organizationId: string, name: string) =>
-      sql<Project>`
-        INSERT INTO projects ${sql.insert({ id: Crypto.randomUUID(), organization_id: organizationId, name })}
-        RETURNING id, organization_id, name, immutable_versioning, created_at`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+    const createOrganization = SqlSchema.single({
+      Request: Schema.String,
+      Result: Organization,
+      execute: (name) =>
+        sql`INSERT INTO organizations ${sql.insert({ id: Crypto.randomUUID(), name })} RETURNING ${organizationColumns}`
+    })
 
-    const listOrganizations = sql<Organization>`
-      SELECT id, name, created_at FROM organizations ORDER BY created_at, id`.pipe(Effect.orDie)
+    const createProject = SqlSchema.single({
+      Request: Schema.Struct({ organizationId: Schema.String, name: Schema.String }),
+      Result: Project,
+      execute: ({ name, organizationId }) =>
+        sql`
+          INSERT INTO projects ${sql.insert({ id: Crypto.randomUUID(), organization_id: organizationId, name })}
+          RETURNING ${projectColumns}`
+    })
 
-    const listProjects = sql<Project>`
-      SELECT id, organization_id, name, immutable_versioning, created_at FROM projects ORDER BY created_at, id`.pipe(Effect.orDie)
+    const listOrganizations = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Organization,
+      execute: () => sql`SELECT ${organizationColumns} FROM organizations ORDER BY created_at, id`
+    })
 
-    const findProject = (id: string) =>
-      sql<Project>`
-        SELECT id, organization_id, name, immutable_versioning, created_at FROM projects WHERE id::text = ${id}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const listProjects = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Project,
+      execute: () => sql`SELECT ${projectColumns} FROM projects ORDER BY created_at, id`
+    })
 
-    const findOrganization = (id: string) =>
-      sql<Organization>`SELECT id, name, created_at FROM organizations WHERE id::text = ${id}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const findProject = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Project,
+      execute: (id) => sql`SELECT ${projectColumns} FROM projects WHERE id::text = ${id}`
+    })
 
-    const setImmutableVersioning = (id: string, immutable: boolean) =>
-      sql<Project>`
-        UPDATE projects SET immutable_versioning = ${immutable} WHERE id::text = ${id}
-        RETURNING id, organization_id, name, immutable_versioning, created_at`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const findOrganization = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Organization,
+      execute: (id) => sql`SELECT ${organizationColumns} FROM organizations WHERE id::text = ${id}`
+    })
 
+    const setImmutableVersioning = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, immutable: Schema.Boolean }),
+      Result: Project,
+      execute: ({ id, immutable }) =>
+        sql`
+          UPDATE projects SET immutable_versioning = ${immutable} WHERE id::text = ${id}
+          RETURNING ${projectColumns}`
+    })
+
+    // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
-      setImmutableVersioning,
-      createOrganization,
-      createProject,
-      listOrganizations,
-      listProjects,
-      findProject,
-      findOrganization,
+      setImmutableVersioning: (id: string, immutable: boolean) =>
+        setImmutableVersioning({ id, immutable }).pipe(Effect.orDie),
+      createOrganization: (name: string) => createOrganization(name).pipe(Effect.orDie),
+      createProject: (organizationId: string, name: string) =>
+        createProject({ organizationId, name }).pipe(Effect.orDie),
+      listOrganizations: listOrganizations(undefined).pipe(Effect.orDie),
+      listProjects: listProjects(undefined).pipe(Effect.orDie),
+      findProject: (id: string) => findProject(id).pipe(Effect.orDie),
+      findOrganization: (id: string) => findOrganization(id).pipe(Effect.orDie),
       withTransaction: sql.withTransaction
     } as const
   })
