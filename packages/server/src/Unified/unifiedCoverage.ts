@@ -1,0 +1,63 @@
+import { Api, unifiedOperationOf } from "@switchyard/api"
+import { builtinConnectorSources } from "@switchyard/connectors"
+import { parseConnector } from "@switchyard/engine"
+import { Effect, Either, Option } from "effect"
+import * as Semver from "semver"
+
+/** Every unified operation's action id, as the api declares them. */
+export const unifiedActionIds: ReadonlyArray<string> = Object.values(Api.groups).flatMap((group) =>
+  Object.values(group.endpoints).flatMap((endpoint) =>
+    Option.toArray(unifiedOperationOf(endpoint)).map((operation) => operation.actionId)
+  )
+)
+
+// A unified action id starts with its category: `ats_...`, `hris_...`.
+const categoryOf = (actionId: string) => actionId.slice(0, actionId.indexOf("_"))
+const unifiedCategories = new Set(unifiedActionIds.map(categoryOf))
+
+/** How the newest shipped version of a built-in connector covers the unified operations of its categories. */
+export interface UnifiedCoverage {
+  readonly key: string
+  readonly version: string
+  /** Unified operations of the connector's categories it has no action for: they answer 501. */
+  readonly unimplemented: ReadonlyArray<string>
+  /** Actions named like a unified operation of a unified category that no endpoint has: RPC only. */
+  readonly withoutEndpoint: ReadonlyArray<string>
+}
+
+export const builtinUnifiedCoverage = (): ReadonlyArray<UnifiedCoverage> => {
+  const newest = new Map<string, { readonly version: string; readonly categories: ReadonlyArray<string>; readonly actions: ReadonlyArray<string> }>()
+  for (const source of builtinConnectorSources()) {
+    const { info, actions } = Either.getOrThrow(parseConnector(source.yaml)).definition
+    const known = newest.get(info.key)
+    if (known !== undefined && Semver.gte(known.version, info.version)) continue
+    newest.set(info.key, {
+      version: info.version,
+      categories: info.categories ?? [],
+      actions: actions.map((action) => action.actionId)
+    })
+  }
+  return [...newest].sort(([a], [b]) => a.localeCompare(b)).map(([key, connector]) => ({
+    key,
+    version: connector.version,
+    unimplemented: unifiedActionIds.filter((id) =>
+      connector.categories.includes(categoryOf(id)) && !connector.actions.includes(id)
+    ),
+    withoutEndpoint: connector.actions.filter((id) =>
+      unifiedCategories.has(categoryOf(id)) && !unifiedActionIds.includes(id)
+    )
+  }))
+}
+
+/** At start, names the built-in actions that look unified but that no unified endpoint runs. */
+export const checkBuiltinUnifiedCoverage = Effect.gen(function*() {
+  const coverage = yield* Effect.try(builtinUnifiedCoverage).pipe(Effect.orDie)
+  for (const connector of coverage) {
+    if (connector.withoutEndpoint.length === 0) continue
+    yield* Effect.logInfo(
+      `built-in connector ${connector.key} ${connector.version}: no unified endpoint runs ${
+        connector.withoutEndpoint.join(", ")
+      } (reachable through /actions/rpc only)`
+    )
+  }
+})
