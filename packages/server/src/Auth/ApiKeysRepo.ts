@@ -1,17 +1,19 @@
-import { SqlClient } from "@effect/sql"
-import type { ApiKeyScope } from "@switchyard/api"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { ApiKeyScope } from "@switchyard/api"
+import { Effect, Option, Schema } from "effect"
 
-export interface ApiKeyRecord {
-  readonly id: string
-  readonly project_id: string
-  readonly organization_id: string
-  readonly name: string
-  readonly scope: ApiKeyScope
-  readonly key_prefix: string
-  readonly created_at: Date
-  readonly revoked_at: Date | null
-}
+/** A key as read back: never its hash. */
+export const ApiKeyRecord = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  organization_id: Schema.String,
+  name: Schema.String,
+  scope: ApiKeyScope,
+  key_prefix: Schema.String,
+  created_at: Schema.DateFromSelf,
+  revoked_at: Schema.NullOr(Schema.DateFromSelf)
+})
+export type ApiKeyRecord = typeof ApiKeyRecord.Type
 
 export interface NewApiKey {
   readonly id: string
@@ -32,37 +34,51 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("Switchyard/ApiKe
     const insert = (key: NewApiKey) =>
       sql`INSERT INTO api_keys ${sql.insert({ ...key })}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const findActiveByHash = (keyHash: string) =>
-      sql<ApiKeyRecord>`
-        SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
-        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const findActiveByHash = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: ApiKeyRecord,
+      execute: (keyHash) =>
+        sql`
+          SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
+          WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`
+    })
 
-    const existsWithHash = (keyHash: string) =>
-      sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM api_keys WHERE key_hash = ${keyHash}) AS found`.pipe(
-        Effect.map((rows) => rows[0]?.found === true),
-        Effect.orDie
-      )
+    const existsWithHash = SqlSchema.single({
+      Request: Schema.String,
+      Result: Schema.Struct({ found: Schema.Boolean }),
+      execute: (keyHash) => sql`SELECT EXISTS (SELECT 1 FROM api_keys WHERE key_hash = ${keyHash}) AS found`
+    })
 
-    const list = (projectId: Option.Option<string>) =>
-      sql<ApiKeyRecord>`
-        SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
-        ${Option.isSome(projectId) ? sql`WHERE k.project_id::text = ${projectId.value}` : sql``}
-        ORDER BY k.created_at, k.id`.pipe(Effect.orDie)
+    const list = SqlSchema.findAll({
+      Request: Schema.OptionFromSelf(Schema.String),
+      Result: ApiKeyRecord,
+      execute: (projectId) =>
+        sql`
+          SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
+          ${Option.isSome(projectId) ? sql`WHERE k.project_id::text = ${projectId.value}` : sql``}
+          ORDER BY k.created_at, k.id`
+    })
 
     /** Marks the key revoked; the revoked record, or none when no active key has that id. */
-    const revoke = (id: string) =>
-      sql<ApiKeyRecord>`
-        UPDATE api_keys k SET revoked_at = now()
-        FROM projects p
-        WHERE p.id = k.project_id AND k.id::text = ${id} AND k.revoked_at IS NULL
-        RETURNING ${columns}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const revoke = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: ApiKeyRecord,
+      execute: (id) =>
+        sql`
+          UPDATE api_keys k SET revoked_at = now()
+          FROM projects p
+          WHERE p.id = k.project_id AND k.id::text = ${id} AND k.revoked_at IS NULL
+          RETURNING ${columns}`
+    })
 
-    return { insert, findActiveByHash, existsWithHash, list, revoke } as const
+    // A row that does not decode is a fault of the store, like a failed query: both are defects.
+    return {
+      insert,
+      findActiveByHash: (keyHash: string) => findActiveByHash(keyHash).pipe(Effect.orDie),
+      existsWithHash: (keyHash: string) =>
+        existsWithHash(keyHash).pipe(Effect.map((row) => row.found), Effect.orDie),
+      list: (projectId: Option.Option<string>) => list(projectId).pipe(Effect.orDie),
+      revoke: (id: string) => revoke(id).pipe(Effect.orDie)
+    } as const
   })
 }) {}
