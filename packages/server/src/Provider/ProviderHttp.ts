@@ -8,18 +8,12 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Context, Duration, Effect, Layer, Ref, Stream } from "effect"
+import { Chunk, Clock, Context, Duration, Effect, Layer, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
-import { ProviderSlots, type Refusal } from "./ProviderSlots.js"
+import { type Admission, ProviderSlots, type Refusal } from "./ProviderSlots.js"
 import { redactHeaders, redactText, redactValue } from "./Redaction.js"
-import {
-  backoff,
-  defaultRetryPolicy,
-  retryableFailure,
-  retryableStatus,
-  type RetryPolicy
-} from "./RetryPolicy.js"
+import { defaultRetryPolicy, RetryableAnswer, retryableStatus, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
 
 /** One provider call as a `raw=true` caller sees it: secrets redacted. */
 export interface RawCall {
@@ -91,6 +85,12 @@ const MAX_CONCURRENT_PER_ACCOUNT = 8
 const MAX_WAITING_PER_ACCOUNT = 256
 const VERDICT_TTL_MS = 60_000
 
+/** One account's rate slots and connection permits for one rate limit. */
+interface AccountLimits {
+  readonly slots: ProviderSlots
+  readonly permits: Effect.Semaphore
+}
+
 const contentLengthOf = (value: string | undefined): number | undefined =>
   value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined
 
@@ -124,7 +124,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const client = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
-    const limits = new Map<string, { readonly slots: ProviderSlots; readonly permits: Effect.Semaphore }>()
+    const limits = new Map<string, AccountLimits>()
     const configuredPolicy: RetryPolicy = {
       ...defaultRetryPolicy,
       maxAttempts: config.providerMaxAttempts,
@@ -138,7 +138,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         const key = `${accountId}:${perSecond ?? "-"}`
         const existing = limits.get(key)
         if (existing !== undefined) return existing
-        const created = {
+        const created: AccountLimits = {
           slots: new ProviderSlots(perSecond, config.providerMaxQueueWaitMs, MAX_WAITING_PER_ACCOUNT),
           permits: yield* Effect.makeSemaphore(MAX_CONCURRENT_PER_ACCOUNT)
         }
@@ -310,74 +310,79 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         })
       )
 
+    /** One admitted attempt: waits its rate slot and a connection permit; a retryable answer fails. */
+    const admittedAttempt = (
+      request: ProviderRequest,
+      { permits, slots }: AccountLimits,
+      admission: Admission,
+      policy: RetryPolicy,
+      deadline: number,
+      redactedUrl: string,
+      provider: string
+    ) => {
+      let waiting = true
+      const leave = Effect.sync(() => {
+        if (waiting) slots.leave()
+        waiting = false
+      })
+      const timeout = Effect.map(
+        Clock.currentTimeMillis,
+        (now) => Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), deadline - now)))
+      )
+      return Effect.sleep(Duration.millis(admission.waitMs)).pipe(
+        Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
+          leave,
+          Effect.flatMap(timeout, (timeout) => attempt(request, timeout, redactedUrl, policy.requestTimeout, provider))
+        ))),
+        Effect.ensuring(leave),
+        Effect.filterOrElse(
+          (response) => !retryableStatus(request.method, response.status),
+          (response) => new RetryableAnswer({ response, retryAfter: parseRetryAfter(response.headers["retry-after"]) })
+        )
+      )
+    }
+
     const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
       Effect.gen(function*() {
         const policy = { ...configuredPolicy, ...options.policy }
         const redactedUrl = redactText(request.url, request.secrets)
+        const provider = options.provider ?? "the provider"
         yield* vet(request.url, request.foreign === true)
-        const { permits, slots } = yield* limitsFor(options.accountId, options.requestsPerSecond)
-        const started = Date.now()
+        const limits = yield* limitsFor(options.accountId, options.requestsPerSecond)
+        const started = yield* Clock.currentTimeMillis
         const deadline = started + Duration.toMillis(policy.deadline)
         const record = (response: ProviderResponse | null) =>
-          recorder === undefined
-            ? Effect.void
-            : Ref.update(recorder.calls, (calls) => [...calls, { request, response, durationMs: Date.now() - started }])
+          recorder === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Ref.update(recorder.calls, (calls) => [...calls, { request, response, durationMs: now - started }]))
 
-        for (let n = 0;; n++) {
-          // only a new call may be refused: a retry of an admitted one takes its turn
-          const admission = slots.admit(Date.now(), n === 0)
-          if (admission._tag === "Refused") return yield* overbooked(admission, options, redactedUrl)
-          let waiting = true
-          const leave = Effect.sync(() => {
-            if (waiting) slots.leave()
-            waiting = false
-          })
-          const outcome = yield* Effect.sleep(Duration.millis(admission.waitMs)).pipe(
-            Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
-              leave,
-              Effect.suspend(() =>
-                attempt(
-                  request,
-                  Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), deadline - Date.now()))),
-                  redactedUrl,
-                  policy.requestTimeout,
-                  options.provider ?? "the provider"
+        // only a new call may be refused: a retry of an admitted one takes its turn
+        const first = limits.slots.admit(started)
+        if (first._tag === "Refused") return yield* overbooked(first, options, redactedUrl)
+        let attempts = 0
+        const once = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const admission = attempts === 0 ? first : limits.slots.admit(now, false)
+          attempts++
+          return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider)
+        })
+        return yield* once.pipe(
+          Effect.retry(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
+          Effect.matchEffect({
+            onSuccess: (response) => Effect.as(record(response), response),
+            onFailure: (failure) =>
+              failure._tag === "RetryableAnswer"
+                ? Effect.zipRight(
+                  record(failure.response),
+                  new ProviderTransportError({
+                    reason: failure.response.status === 429 ? "rate_limited" : "unavailable",
+                    message: `provider answered ${failure.response.status} after ${attempts} attempt(s)`,
+                    url: redactedUrl,
+                    retryAfter: failure.retryAfter,
+                    response: { ...failure.response, body: redactValue(failure.response.body, request.secrets) }
+                  })
                 )
-              )
-            ))),
-            Effect.ensuring(leave),
-            Effect.either
-          )
-          const last = n + 1 >= policy.maxAttempts
-          if (outcome._tag === "Right") {
-            const response = outcome.right
-            if (!retryableStatus(request.method, response.status)) {
-              yield* record(response)
-              return response
-            }
-            const retryAfter = parseRetryAfter(response.headers["retry-after"])
-            const wait = retryAfter !== undefined ? Duration.seconds(retryAfter) : backoff(policy, n)
-            if (last || Date.now() + Duration.toMillis(wait) >= deadline) {
-              yield* record(response)
-              return yield* new ProviderTransportError({
-                reason: response.status === 429 ? "rate_limited" : "unavailable",
-                message: `provider answered ${response.status} after ${n + 1} attempt(s)`,
-                url: redactedUrl,
-                retryAfter,
-                response: { ...response, body: redactValue(response.body, request.secrets) }
-              })
-            }
-            yield* Effect.sleep(wait)
-            continue
-          }
-          const error = outcome.left
-          const retryable = retryableFailure(request.method, error.reason, !undelivered.has(error))
-          if (!retryable || last || Date.now() >= deadline) {
-            yield* record(error.reason === "invalid_response" ? error.response ?? null : null)
-            return yield* error
-          }
-          yield* Effect.sleep(backoff(policy, n))
-        }
+                : Effect.zipRight(record(failure.reason === "invalid_response" ? failure.response ?? null : null), failure)
+          })
+        )
       })
 
     /** A transport for one run of one account's action. */

@@ -44,6 +44,8 @@ export class ProviderSlots {
    * now or too many calls already wait. `bounded: false` (a retry of an admitted call)
    * reserves whatever the wait.
    */
+  admit(now: number, bounded?: true): Admission | Refusal
+  admit(now: number, bounded: false): Admission
   admit(now: number, bounded = true): Admission | Refusal {
     if (bounded && this.waiting >= this.maxWaiting) return { _tag: "Refused", waitMs: 1000, why: "queue" }
     const emptyAt = Math.max(this.emptyAt, now)

@@ -1,5 +1,6 @@
 import { isIdempotentMethod } from "@switchyard/api"
-import { Duration } from "effect"
+import type { ProviderResponse, ProviderTransportError } from "@switchyard/engine"
+import { Clock, Data, Duration, Effect, Random, Schedule } from "effect"
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -36,8 +37,47 @@ export const retryableStatus = (method: string, status: number) =>
 export const retryableFailure = (method: string, reason: string, delivered: boolean) =>
   (reason === "unreachable" || reason === "timeout") && (isIdempotentMethod(method) || !delivered)
 
+/** An answer with a `retryableStatus`, carried as a failure so that the retry schedule sees it. */
+export class RetryableAnswer extends Data.TaggedError("RetryableAnswer")<{
+  readonly response: ProviderResponse
+  /** The provider's `Retry-After`, in seconds. */
+  readonly retryAfter: number | undefined
+}> {}
+
+export type AttemptFailure = RetryableAnswer | ProviderTransportError
+
 /** Exponential backoff with full jitter: a random wait in [0, min(max, base · 2^attempt)). */
-export const backoff = (policy: RetryPolicy, attempt: number, random: () => number = Math.random): Duration.Duration => {
-  const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)
-  return Duration.millis(Math.floor(random() * ceiling))
-}
+const backoff = (policy: RetryPolicy, attempt: number) =>
+  Effect.map(Random.next, (random) => {
+    const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)
+    return Duration.millis(Math.floor(random * ceiling))
+  })
+
+/**
+ * When a provider call is tried again: at most `maxAttempts` in all; after the provider's
+ * `Retry-After` when it names one, else after `backoff`. An answer is not waited for when the
+ * wait would end past `deadline` (ms since the epoch); a failure without an answer is retried
+ * while the deadline has not passed, if `retryableFailure` allows (`delivered` tells whether
+ * the failed request reached the provider).
+ */
+export const retrySchedule = (
+  policy: RetryPolicy,
+  method: string,
+  deadline: number,
+  delivered: (error: ProviderTransportError) => boolean
+): Schedule.Schedule<Duration.Duration, AttemptFailure> =>
+  Schedule.recurs(policy.maxAttempts - 1).pipe(
+    Schedule.intersect(Schedule.identity<AttemptFailure>()),
+    Schedule.mapEffect(([attempt, failure]) =>
+      failure._tag === "RetryableAnswer" && failure.retryAfter !== undefined
+        ? Effect.succeed(Duration.seconds(failure.retryAfter))
+        : backoff(policy, attempt)
+    ),
+    Schedule.checkEffect((failure, wait) =>
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        failure._tag === "RetryableAnswer"
+          ? now + Duration.toMillis(wait) < deadline
+          : retryableFailure(method, failure.reason, delivered(failure)) && now < deadline)
+    ),
+    Schedule.addDelay((wait) => wait)
+  )
