@@ -1,11 +1,11 @@
 import { Either } from "effect"
-import jexl from "jexl"
 import { JSONPath } from "jsonpath-plus"
 import { expressionHelpers } from "./ExpressionHelpers.js"
+import { expressionLanguage, jexlAst, type JexlExpression } from "./ExpressionLanguage.js"
 import { jsonPathSyntaxError } from "./JsonPathSyntax.js"
 import { defaultParseLimits, type ExpressionLimits } from "./ParseLimits.js"
 
-export { expressionHelpers }
+export { expressionHelpers, expressionLanguage, type JexlExpression }
 
 /*
  * Connector values are told apart by shape (connector-format.md, "Expressions"):
@@ -17,33 +17,6 @@ export { expressionHelpers }
  * error with a path and line, and a runner evaluates the compiled form without parsing.
  * Nothing here evaluates anything.
  */
-
-/** The JEXL instance connectors are compiled (and later evaluated) with. */
-export const expressionLanguage = new jexl.Jexl()
-
-export type JexlExpression = ReturnType<typeof expressionLanguage.compile>
-
-expressionLanguage.addFunctions(expressionHelpers)
-expressionLanguage.addTransforms(expressionHelpers)
-
-interface LazyOperand {
-  readonly eval: () => PromiseLike<unknown>
-}
-
-// StackOne expressions use `a ?? b`; jexl has no such operator. Same precedence as `||`,
-// and lazy (evaluated on demand) like it. The typings omit jexl's 4th `manualEval` argument.
-;(expressionLanguage.addBinaryOp as (
-  operator: string,
-  precedence: number,
-  fn: (left: LazyOperand, right: LazyOperand) => PromiseLike<unknown>,
-  manualEval: boolean
-) => void).call(
-  expressionLanguage,
-  "??",
-  10,
-  (left, right) => left.eval().then((value) => (value === undefined || value === null ? right.eval() : value)),
-  true
-)
 
 export interface CompiledLiteral {
   readonly kind: "literal"
@@ -194,7 +167,7 @@ const compileJexl = (source: string): Either.Either<CompiledJexl, string> => {
   if (balance !== undefined) return Either.left(`invalid JEXL ${JSON.stringify(body.trim())}: ${balance}`)
   try {
     const expression = expressionLanguage.compile(body)
-    const calls = callsIn(expression._getAst())
+    const calls = callsIn(jexlAst(expression))
     // a misspelt helper is the author's mistake: report it when the connector loads, not on a run
     const unknown = calls.filter((name) => !Object.hasOwn(expressionHelpers, name))
     if (unknown.length > 0) {

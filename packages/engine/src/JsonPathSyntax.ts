@@ -7,15 +7,41 @@ import { JSONPathClass } from "jsonpath-plus"
  * accepts (dot names, `..`, brackets with names, indexes, slices, unions, `*`, filters
  * `?(...)` and scripts `(...)`, the `^` and `~` operators and `@type()` selectors).
  * Filter and script bodies are parsed (never run) with jsonpath-plus's own safe-eval
- * parser, the one it uses when it evaluates them with `eval: "safe"`.
+ * parser, the one it uses when it evaluates them with `eval: "safe"`. That parser has no
+ * public export, only `JSONPathClass.prototype.safeVm.Script`: `checkSafeScriptHook`
+ * stops start-up if an upgrade removes it or it stops telling good filters from bad,
+ * rather than letting filter validation switch itself off.
  */
 
 type ScriptParser = new (code: string) => unknown
 
-/** The parser behind jsonpath-plus `eval: "safe"` (jsep); absent if the library changes shape. */
-const SafeScript: ScriptParser | undefined = (JSONPathClass.prototype as unknown as {
-  safeVm?: { Script?: ScriptParser }
-}).safeVm?.Script
+/** Throws unless `prototype.safeVm.Script` parses a known good filter and refuses a broken one. */
+export const checkSafeScriptHook = (prototype: unknown): ScriptParser => {
+  const Script = (prototype as { safeVm?: { Script?: unknown } } | undefined)?.safeVm?.Script
+  const parses = (code: string) => {
+    try {
+      new (Script as ScriptParser)(code)
+      return true
+    } catch {
+      return false
+    }
+  }
+  const problem = typeof Script !== "function"
+    ? "JSONPathClass.prototype.safeVm.Script is missing"
+    : !parses("_$_v.a == 1 && _$_v.b")
+    ? "its safe-eval parser refuses a valid filter"
+    : parses("_$_v.a ==")
+    ? "its safe-eval parser accepts a broken filter"
+    : undefined
+  if (problem !== undefined) {
+    throw new Error(
+      `The installed jsonpath-plus cannot validate JSONPath filters (${problem}); pin jsonpath-plus to 11.3.0 or update JsonPathSyntax.ts`
+    )
+  }
+  return Script as ScriptParser
+}
+
+const SafeScript = checkSafeScriptHook(JSONPathClass.prototype)
 
 class PathSyntaxError extends Error {}
 
@@ -50,7 +76,6 @@ const matchParen = (src: string, open: number): number => {
 /** Parses a filter/script body; `@`, `@parent`, ... become identifiers as jsonpath-plus does. */
 const checkScript = (code: string, at: number) => {
   if (code.trim() === "") fail("empty expression", at)
-  if (SafeScript === undefined) return
   const script = code.replace(/@(parentProperty|parent|property|root|path)?/g, (_, name) => `_$_${name ?? "v"}`)
   try {
     new SafeScript(script)

@@ -8,6 +8,7 @@ import type {
   StepDefinition
 } from "./ConnectorDefinition.js"
 import { childPath, compileEvaluator, compileTemplate, type Evaluator, ExpressionError, lookupExpression, plainJsonPath } from "./evaluate.js"
+import { jexlAst } from "./ExpressionLanguage.js"
 import type { CompiledExpression } from "./Expressions.js"
 import { compileFields, type FieldPlan } from "./mapping.js"
 import type { ParsedConnector } from "./parseConnector.js"
@@ -442,7 +443,7 @@ export const stepReferences = (expression: CompiledExpression): Array<string> =>
       for (const part of expression.parts) if (typeof part !== "string") fromPath(part.path)
       break
     case "jexl": {
-      const pending: Array<unknown> = [expression.expression._getAst()]
+      const pending: Array<unknown> = [jexlAst(expression.expression)]
       while (pending.length > 0) {
         const node = pending.pop()
         if (Array.isArray(node)) pending.push(...node)

@@ -6,9 +6,10 @@ import {
   type CompiledInterpolation,
   type CompiledJexl,
   type CompiledJsonPath,
-  compileExpression,
-  expressionLanguage
+  compileExpression
 } from "./Expressions.js"
+import { binaryOperator, jexlAst, type JexlAst } from "./ExpressionLanguage.js"
+import { expressionHelpers } from "./ExpressionHelpers.js"
 
 /*
  * Evaluation of compiled connector expressions.
@@ -278,16 +279,6 @@ const interpolationEvaluator = (compiled: CompiledInterpolation, options: Evalua
 
 // ---- JEXL -------------------------------------------------------------------------
 
-type JexlAst = ReturnType<CompiledJexl["expression"]["_getAst"]>
-
-interface JexlGrammar {
-  readonly elements: Record<string, { eval?: (...args: Array<unknown>) => unknown; evalOnDemand?: unknown }>
-  readonly functions: Record<string, (...args: Array<unknown>) => unknown>
-  readonly transforms: Record<string, (...args: Array<unknown>) => unknown>
-}
-
-const grammar = (expressionLanguage as unknown as { _grammar: JexlGrammar })._grammar
-
 type Closure = (scope: Scope) => unknown
 
 const jexlMember = (value: unknown, name: string): unknown => {
@@ -354,15 +345,15 @@ const compileJexlAst = (ast: JexlAst): Closure | undefined => {
             return value === undefined || value === null ? right(scope) : value
           }
       }
-      const op = grammar.elements[ast.operator]?.eval
+      const op = binaryOperator(ast.operator)
       if (op === undefined) return undefined
       return (scope) => op(left(scope), right(scope))
     }
     case "UnaryExpression": {
+      // `!` is jexl's only unary operator
       const right = compileJexlAst(ast.right)
-      const op = grammar.elements[ast.operator]?.eval
-      if (right === undefined || op === undefined) return undefined
-      return (scope) => op(right(scope))
+      if (right === undefined || ast.operator !== "!") return undefined
+      return (scope) => !right(scope)
     }
     case "ConditionalExpression": {
       const test = compileJexlAst(ast.test)
@@ -399,8 +390,8 @@ const compileJexlAst = (ast: JexlAst): Closure | undefined => {
       }
     }
     case "FunctionCall": {
-      const pool = ast.pool === "functions" ? grammar.functions : grammar.transforms
-      const fn = hasOwn.call(pool, ast.name) ? pool[ast.name] : undefined
+      // the language registers the helpers as both its functions and its transforms
+      const fn = hasOwn.call(expressionHelpers, ast.name) ? expressionHelpers[ast.name] : undefined
       if (fn === undefined) return undefined
       const args: Array<Closure> = []
       for (const arg of ast.args ?? []) {
@@ -427,7 +418,7 @@ const jexlContext = (scope: Scope): Record<string, unknown> => {
 }
 
 const jexlEvaluator = (compiled: CompiledJexl, options: EvaluatorOptions): Evaluator => {
-  const fast = compileJexlAst(compiled.expression._getAst())
+  const fast = compileJexlAst(jexlAst(compiled.expression))
   const expression = compiled.expression
   return (scope) => {
     let value: unknown
@@ -442,7 +433,7 @@ const jexlEvaluator = (compiled: CompiledJexl, options: EvaluatorOptions): Evalu
 
 /** `true` when the AST compiles to a closure (no fallback to jexl's evaluator); for tests. */
 export const isFastJexl = (compiled: CompiledJexl): boolean =>
-  compileJexlAst(compiled.expression._getAst()) !== undefined
+  compileJexlAst(jexlAst(compiled.expression)) !== undefined
 
 export const compileEvaluator = (compiled: CompiledExpression, options: EvaluatorOptions = {}): Evaluator => {
   switch (compiled.kind) {
