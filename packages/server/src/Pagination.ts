@@ -1,13 +1,14 @@
 import { DEFAULT_PAGE_SIZE } from "@switchyard/api"
-import { Option } from "effect"
+import { Option, Schema } from "effect"
 
 /** A page of a platform list: which rows to fetch. */
-export interface PageWindow {
-  readonly page: number
-  readonly pageSize: number
-  readonly offset: number
-  readonly limit: number
-}
+export const PageWindow = Schema.Struct({
+  page: Schema.Number,
+  pageSize: Schema.Number,
+  offset: Schema.Number,
+  limit: Schema.Number
+})
+export type PageWindow = typeof PageWindow.Type
 
 /** None when both `page` and `page_size` are omitted: the caller wants a bare array of everything. */
 export const pageWindow = (params: { readonly page?: number | undefined; readonly page_size?: number | undefined }) => {

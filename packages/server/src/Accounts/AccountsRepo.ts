@@ -1,49 +1,61 @@
-import { SqlClient, type Statement } from "@effect/sql"
-import type { AccountStatus } from "@switchyard/api"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
+import { Account, AccountStatus, StatusReason } from "@switchyard/api"
+import { Effect, Option, Schema } from "effect"
+import { PageWindow } from "../Pagination.js"
 
-export interface StoredStatusReason {
-  readonly code: string
-  readonly description: string
-  readonly timestamp: string
-}
+export type StoredStatusReason = typeof StatusReason.Type
 
 /** An account row without its sealed credentials (those are read only when a call needs them). */
-export interface AccountRow {
-  readonly id: string
-  readonly project_id: string
-  readonly name: string
-  readonly owner_id: string
-  readonly owner_name: string | null
-  readonly owner_username: string | null
-  readonly connector_key: string
-  readonly connector_version: string | null
-  readonly connector_profile_id: string | null
-  readonly status: AccountStatus
-  readonly status_reasons: ReadonlyArray<StoredStatusReason>
-  readonly settings: Record<string, unknown>
-  readonly connected_at: Date
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly last_request_at: Date | null
-}
+export const AccountRow = Schema.Struct({
+  // The stored fields the api's Account shows as they are; the row has Dates where it has strings.
+  ...Account.pick(
+    "id",
+    "name",
+    "owner_id",
+    "owner_name",
+    "owner_username",
+    "connector_key",
+    "connector_version",
+    "connector_profile_id",
+    "status",
+    "status_reasons",
+    "settings"
+  ).fields,
+  project_id: Schema.String,
+  connected_at: Schema.DateFromSelf,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf,
+  last_request_at: Schema.NullOr(Schema.DateFromSelf)
+})
+export type AccountRow = typeof AccountRow.Type
+
+const SealedCredentials = Schema.Struct({
+  credentials_ciphertext: Schema.String,
+  credentials_key_id: Schema.String
+})
 
 /** What a new account stores: the row's own fields plus its sealed credentials. */
-export type NewAccountRow =
-  & Omit<AccountRow, "status" | "status_reasons" | "connected_at" | "created_at" | "updated_at" | "last_request_at">
-  & {
-    readonly credentials_ciphertext: string
-    readonly credentials_key_id: string
-  }
+const NewAccountRow = Schema.Struct({
+  ...AccountRow.omit("status", "status_reasons", "connected_at", "created_at", "updated_at", "last_request_at").fields,
+  ...SealedCredentials.fields
+})
+export type NewAccountRow = typeof NewAccountRow.Type
 
-export interface AccountFiltersQuery {
-  readonly accountIds: ReadonlyArray<string>
-  readonly connectorKeys: ReadonlyArray<string>
-  readonly statuses: ReadonlyArray<string>
-  readonly ownerIds: ReadonlyArray<string>
-  readonly connectorProfileIds: ReadonlyArray<string>
-  readonly search: string | undefined
-}
+const AccountFiltersQuery = Schema.Struct({
+  accountIds: Schema.Array(Schema.String),
+  connectorKeys: Schema.Array(Schema.String),
+  statuses: Schema.Array(Schema.String),
+  ownerIds: Schema.Array(Schema.String),
+  connectorProfileIds: Schema.Array(Schema.String),
+  search: Schema.UndefinedOr(Schema.String)
+})
+export type AccountFiltersQuery = typeof AccountFiltersQuery.Type
+
+
+const Total = Schema.Struct({ total: Schema.Number })
+
+const FilterValue = Schema.Struct({ value: Schema.String })
+const LabelledFilterValue = Schema.Struct({ value: Schema.String, label: Schema.String })
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -72,74 +84,115 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
       return sql.and(clauses)
     }
 
-    const insert = (row: NewAccountRow) =>
-      sql<AccountRow>`INSERT INTO accounts ${sql.insert({ ...row, settings: JSON.stringify(row.settings) })}
-        RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+    const scoped = Schema.Struct({ projectId: Schema.String, id: Schema.String })
 
-    const list = (
-      projectId: string,
-      filters: AccountFiltersQuery,
-      window: Option.Option<{ readonly offset: number; readonly limit: number }>
-    ) =>
-      Effect.all([
-        sql<AccountRow>`
+    const insert = SqlSchema.single({
+      Request: NewAccountRow,
+      Result: AccountRow,
+      execute: (row) =>
+        sql`INSERT INTO accounts ${sql.insert({ ...row, settings: JSON.stringify(row.settings) })} RETURNING ${columns}`
+    })
+
+    const listRequest = Schema.Struct({ projectId: Schema.String, filters: AccountFiltersQuery, window: Schema.OptionFromSelf(PageWindow) })
+
+    const listRows = SqlSchema.findAll({
+      Request: listRequest,
+      Result: AccountRow,
+      execute: ({ filters, projectId, window }) =>
+        sql`
           SELECT ${columns} FROM accounts WHERE ${where(projectId, filters)}
           ORDER BY created_at, id
-          ${Option.isSome(window) ? sql`LIMIT ${window.value.limit} OFFSET ${window.value.offset}` : sql``}`,
-        sql<{ total: number }>`SELECT count(*)::int AS total FROM accounts WHERE ${where(projectId, filters)}`
-      ], { concurrency: 2 }).pipe(
-        Effect.map(([rows, [count]]) => ({ rows, total: count?.total ?? 0 })),
+          ${Option.isSome(window) ? sql`LIMIT ${window.value.limit} OFFSET ${window.value.offset}` : sql``}`
+    })
+
+    const countRows = SqlSchema.single({
+      Request: listRequest.pick("projectId", "filters"),
+      Result: Total,
+      execute: ({ filters, projectId }) =>
+        sql`SELECT count(*)::int AS total FROM accounts WHERE ${where(projectId, filters)}`
+    })
+
+    const list = (projectId: string, filters: AccountFiltersQuery, window: Option.Option<PageWindow>) =>
+      Effect.all([listRows({ projectId, filters, window }), countRows({ projectId, filters })], { concurrency: 2 }).pipe(
+        Effect.map(([rows, count]) => ({ rows, total: count.total })),
         Effect.orDie
       )
 
-    const find = (projectId: string, id: string) =>
-      sql<AccountRow>`SELECT ${columns} FROM accounts WHERE project_id = ${projectId} AND id = ${id}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const findRow = SqlSchema.findOne({
+      Request: scoped,
+      Result: AccountRow,
+      execute: ({ id, projectId }) =>
+        sql`SELECT ${columns} FROM accounts WHERE project_id = ${projectId} AND id = ${id}`
+    })
 
-    /** An account with its sealed credentials, in one read, for calls that run against the provider. */
-    const findWithCredentials = (projectId: string, id: string) =>
-      sql<AccountRow & { readonly credentials_ciphertext: string; readonly credentials_key_id: string }>`
-        SELECT ${columns}, credentials_ciphertext, credentials_key_id FROM accounts
-        WHERE project_id = ${projectId} AND id = ${id}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const findRowWithCredentials = SqlSchema.findOne({
+      Request: scoped,
+      Result: Schema.Struct({ ...AccountRow.fields, ...SealedCredentials.fields }),
+      execute: ({ id, projectId }) =>
+        sql`
+          SELECT ${columns}, credentials_ciphertext, credentials_key_id FROM accounts
+          WHERE project_id = ${projectId} AND id = ${id}`
+    })
 
-    const updateStatus = (
-      projectId: string,
-      id: string,
-      changes: { readonly status?: AccountStatus; readonly status_reasons?: ReadonlyArray<StoredStatusReason> }
-    ) =>
-      sql<AccountRow>`
-        UPDATE accounts SET
-          status = COALESCE(${changes.status ?? null}, status),
-          status_reasons = COALESCE(${
-        changes.status_reasons === undefined ? null : JSON.stringify(changes.status_reasons)
-      }::jsonb, status_reasons),
-          updated_at = now()
-        WHERE project_id = ${projectId} AND id = ${id}
-        RETURNING ${columns}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+    const updateStatusRow = SqlSchema.findOne({
+      Request: Schema.Struct({
+        ...scoped.fields,
+        status: Schema.optional(AccountStatus),
+        status_reasons: Schema.optional(Schema.Array(StatusReason))
+      }),
+      Result: AccountRow,
+      execute: (changes) =>
+        sql`
+          UPDATE accounts SET
+            status = COALESCE(${changes.status ?? null}, status),
+            status_reasons = COALESCE(${
+          changes.status_reasons === undefined ? null : JSON.stringify(changes.status_reasons)
+        }::jsonb, status_reasons),
+            updated_at = now()
+          WHERE project_id = ${changes.projectId} AND id = ${changes.id}
+          RETURNING ${columns}`
+    })
 
     const remove = (projectId: string, id: string) =>
-      sql<{ id: string }>`DELETE FROM accounts WHERE project_id = ${projectId} AND id = ${id} RETURNING id`.pipe(
+      sql`DELETE FROM accounts WHERE project_id = ${projectId} AND id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
 
+    const connectorKeyValues = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: FilterValue,
+      execute: (projectId) =>
+        sql`SELECT DISTINCT connector_key AS value FROM accounts WHERE project_id = ${projectId} ORDER BY 1`
+    })
+    const accountValues = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: LabelledFilterValue,
+      execute: (projectId) =>
+        sql`SELECT id AS value, name AS label FROM accounts WHERE project_id = ${projectId} ORDER BY name, id`
+    })
+    const ownerValues = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: LabelledFilterValue,
+      execute: (projectId) =>
+        sql`
+          SELECT owner_id AS value, MIN(COALESCE(owner_name, owner_username, owner_id)) AS label
+          FROM accounts WHERE project_id = ${projectId} GROUP BY owner_id ORDER BY 2, 1`
+    })
+    const statusValues = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ value: AccountStatus }),
+      execute: (projectId) =>
+        sql`SELECT DISTINCT status AS value FROM accounts WHERE project_id = ${projectId} ORDER BY 1`
+    })
+
     /** Distinct values for the filter pickers, one query per facet over the project's accounts. */
     const filterValues = (projectId: string) =>
       Effect.all({
-        connectorKeys: sql<{ value: string }>`
-          SELECT DISTINCT connector_key AS value FROM accounts WHERE project_id = ${projectId} ORDER BY 1`,
-        accounts: sql<{ value: string; label: string }>`
-          SELECT id AS value, name AS label FROM accounts WHERE project_id = ${projectId} ORDER BY name, id`,
-        owners: sql<{ value: string; label: string }>`
-          SELECT owner_id AS value, MIN(COALESCE(owner_name, owner_username, owner_id)) AS label
-          FROM accounts WHERE project_id = ${projectId} GROUP BY owner_id ORDER BY 2, 1`,
-        statuses: sql<{ value: AccountStatus }>`
-          SELECT DISTINCT status AS value FROM accounts WHERE project_id = ${projectId} ORDER BY 1`
+        connectorKeys: connectorKeyValues(projectId),
+        accounts: accountValues(projectId),
+        owners: ownerValues(projectId),
+        statuses: statusValues(projectId)
       }, { concurrency: 4 }).pipe(Effect.orDie)
 
     /** Raises each account's `last_request_at` to the given time (never lowers it). */
@@ -149,6 +202,22 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         FROM (VALUES ${sql.csv(entries.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`))}) AS v(id, at)
         WHERE a.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
 
-    return { insert, list, find, findWithCredentials, updateStatus, remove, filterValues, recordLastRequests } as const
+    // A row that does not decode is a fault of the store, like a failed query: both are defects.
+    return {
+      insert: (row: NewAccountRow) => insert(row).pipe(Effect.orDie),
+      list,
+      find: (projectId: string, id: string) => findRow({ projectId, id }).pipe(Effect.orDie),
+      /** An account with its sealed credentials, in one read, for calls that run against the provider. */
+      findWithCredentials: (projectId: string, id: string) =>
+        findRowWithCredentials({ projectId, id }).pipe(Effect.orDie),
+      updateStatus: (
+        projectId: string,
+        id: string,
+        changes: { readonly status?: AccountStatus; readonly status_reasons?: ReadonlyArray<StoredStatusReason> }
+      ) => updateStatusRow({ ...changes, projectId, id }).pipe(Effect.orDie),
+      remove,
+      filterValues,
+      recordLastRequests
+    } as const
   })
 }) {}
