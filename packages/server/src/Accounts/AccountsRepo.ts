@@ -1,7 +1,8 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Account, AccountStatus, StatusReason } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
-import { PageWindow } from "../Pagination.js"
+import { listPage } from "../Database/ListPage.js"
+import type { PageWindow } from "../Pagination.js"
 
 export type StoredStatusReason = typeof StatusReason.Type
 
@@ -41,18 +42,15 @@ const NewAccountRow = Schema.Struct({
 })
 export type NewAccountRow = typeof NewAccountRow.Type
 
-const AccountFiltersQuery = Schema.Struct({
-  accountIds: Schema.Array(Schema.String),
-  connectorKeys: Schema.Array(Schema.String),
-  statuses: Schema.Array(Schema.String),
-  ownerIds: Schema.Array(Schema.String),
-  connectorProfileIds: Schema.Array(Schema.String),
-  search: Schema.UndefinedOr(Schema.String)
-})
-export type AccountFiltersQuery = typeof AccountFiltersQuery.Type
+export interface AccountFiltersQuery {
+  readonly accountIds: ReadonlyArray<string>
+  readonly connectorKeys: ReadonlyArray<string>
+  readonly statuses: ReadonlyArray<string>
+  readonly ownerIds: ReadonlyArray<string>
+  readonly connectorProfileIds: ReadonlyArray<string>
+  readonly search: string | undefined
+}
 
-
-const Total = Schema.Struct({ total: Schema.Number })
 
 const FilterValue = Schema.Struct({ value: Schema.String })
 const LabelledFilterValue = Schema.Struct({ value: Schema.String, label: Schema.String })
@@ -93,30 +91,9 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         sql`INSERT INTO accounts ${sql.insert({ ...row, settings: JSON.stringify(row.settings) })} RETURNING ${columns}`
     })
 
-    const listRequest = Schema.Struct({ projectId: Schema.String, filters: AccountFiltersQuery, window: Schema.OptionFromSelf(PageWindow) })
-
-    const listRows = SqlSchema.findAll({
-      Request: listRequest,
-      Result: AccountRow,
-      execute: ({ filters, projectId, window }) =>
-        sql`
-          SELECT ${columns} FROM accounts WHERE ${where(projectId, filters)}
-          ORDER BY created_at, id
-          ${Option.isSome(window) ? sql`LIMIT ${window.value.limit} OFFSET ${window.value.offset}` : sql``}`
-    })
-
-    const countRows = SqlSchema.single({
-      Request: listRequest.pick("projectId", "filters"),
-      Result: Total,
-      execute: ({ filters, projectId }) =>
-        sql`SELECT count(*)::int AS total FROM accounts WHERE ${where(projectId, filters)}`
-    })
-
+    const page = yield* listPage("accounts", columns, AccountRow)
     const list = (projectId: string, filters: AccountFiltersQuery, window: Option.Option<PageWindow>) =>
-      Effect.all([listRows({ projectId, filters, window }), countRows({ projectId, filters })], { concurrency: 2 }).pipe(
-        Effect.map(([rows, count]) => ({ rows, total: count.total })),
-        Effect.orDie
-      )
+      page(where(projectId, filters), window)
 
     const findRow = SqlSchema.findOne({
       Request: scoped,

@@ -1,24 +1,25 @@
-import { SqlClient, type Statement } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
+import { ConnectorProfile } from "@switchyard/api"
+import { Effect, Option, Schema } from "effect"
+import { listPage } from "../Database/ListPage.js"
+import type { PageWindow } from "../Pagination.js"
 
-export interface ProfileRow {
-  readonly id: string
-  readonly project_id: string
-  readonly connector_key: string
-  readonly version_spec: string
-  readonly label: string
-  readonly active: boolean
-  readonly enabled_actions: ReadonlyArray<string>
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+export const ProfileRow = Schema.Struct({
+  // The stored fields the api's ConnectorProfile shows as they are; the row has Dates where it has strings.
+  ...ConnectorProfile.pick("id", "connector_key", "version_spec", "label", "active", "enabled_actions").fields,
+  project_id: Schema.String,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf
+})
+export type ProfileRow = typeof ProfileRow.Type
 
 export interface ProfileFilters {
   readonly connectorKeys: ReadonlyArray<string>
   readonly active: boolean | undefined
 }
 
-export type ProfileChanges = Partial<Pick<ProfileRow, "version_spec" | "label" | "active" | "enabled_actions">>
+const ProfileChanges = Schema.partial(ProfileRow.pick("version_spec", "label", "active", "enabled_actions"))
+export type ProfileChanges = typeof ProfileChanges.Type
 
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
@@ -37,55 +38,58 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
       return sql.and(clauses)
     }
 
-    const list = (
-      projectId: string,
-      filters: ProfileFilters,
-      window: Option.Option<{ readonly offset: number; readonly limit: number }>
-    ) =>
-      Effect.all([
-        sql<ProfileRow>`
-          SELECT ${columns} FROM connector_profiles WHERE ${where(projectId, filters)}
-          ORDER BY created_at, id
-          ${Option.isSome(window) ? sql`LIMIT ${window.value.limit} OFFSET ${window.value.offset}` : sql``}`,
-        sql<{ total: number }>`SELECT count(*)::int AS total FROM connector_profiles WHERE ${where(projectId, filters)}`
-      ], { concurrency: 2 }).pipe(
-        Effect.map(([rows, [count]]) => ({ rows, total: count?.total ?? 0 })),
-        Effect.orDie
-      )
+    const scoped = Schema.Struct({ projectId: Schema.String, id: Schema.String })
 
-    const forKey = (projectId: string, key: string) =>
-      sql<ProfileRow>`SELECT ${columns} FROM connector_profiles WHERE project_id = ${projectId} AND connector_key = ${key}`
-        .pipe(Effect.orDie)
+    const page = yield* listPage("connector_profiles", columns, ProfileRow)
+    const list = (projectId: string, filters: ProfileFilters, window: Option.Option<PageWindow>) =>
+      page(where(projectId, filters), window)
+
+    const forKeyRows = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.String, key: Schema.String }),
+      Result: ProfileRow,
+      execute: ({ key, projectId }) =>
+        sql`SELECT ${columns} FROM connector_profiles WHERE project_id = ${projectId} AND connector_key = ${key}`
+    })
+
+    const findRow = SqlSchema.findOne({
+      Request: scoped,
+      Result: ProfileRow,
+      execute: ({ id, projectId }) =>
+        sql`SELECT ${columns} FROM connector_profiles WHERE project_id = ${projectId} AND id = ${id}`
+    })
 
     const find = (projectId: string, id: string) =>
-      isUuid(id)
-        ? sql<ProfileRow>`SELECT ${columns} FROM connector_profiles WHERE project_id = ${projectId} AND id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        )
-        : Effect.succeed(Option.none<ProfileRow>())
+      isUuid(id) ? findRow({ projectId, id }).pipe(Effect.orDie) : Effect.succeed(Option.none<ProfileRow>())
 
-    const insert = (row: Omit<ProfileRow, "created_at" | "updated_at">) =>
-      sql<ProfileRow>`
-        INSERT INTO connector_profiles ${sql.insert({ ...row, enabled_actions: JSON.stringify(row.enabled_actions) })}
-        RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+    const insertRow = SqlSchema.single({
+      Request: ProfileRow.omit("created_at", "updated_at"),
+      Result: ProfileRow,
+      execute: (row) =>
+        sql`
+          INSERT INTO connector_profiles ${sql.insert({ ...row, enabled_actions: JSON.stringify(row.enabled_actions) })}
+          RETURNING ${columns}`
+    })
 
-    const update = (projectId: string, id: string, changes: ProfileChanges) =>
-      sql<ProfileRow>`
-        UPDATE connector_profiles SET
-          version_spec = COALESCE(${changes.version_spec ?? null}, version_spec),
-          label = COALESCE(${changes.label ?? null}, label),
-          active = COALESCE(${changes.active ?? null}::boolean, active),
-          enabled_actions = COALESCE(${
-        changes.enabled_actions === undefined ? null : JSON.stringify(changes.enabled_actions)
-      }::jsonb, enabled_actions),
-          updated_at = now()
-        WHERE project_id = ${projectId} AND id = ${id}
-        RETURNING ${columns}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+    const updateRow = SqlSchema.findOne({
+      Request: Schema.Struct({ ...scoped.fields, changes: ProfileChanges }),
+      Result: ProfileRow,
+      execute: ({ changes, id, projectId }) =>
+        sql`
+          UPDATE connector_profiles SET
+            version_spec = COALESCE(${changes.version_spec ?? null}, version_spec),
+            label = COALESCE(${changes.label ?? null}, label),
+            active = COALESCE(${changes.active ?? null}::boolean, active),
+            enabled_actions = COALESCE(${
+          changes.enabled_actions === undefined ? null : JSON.stringify(changes.enabled_actions)
+        }::jsonb, enabled_actions),
+            updated_at = now()
+          WHERE project_id = ${projectId} AND id = ${id}
+          RETURNING ${columns}`
+    })
 
     /** Deletes unless accounts still use the profile: "in use" when they do. */
     const remove = (projectId: string, id: string) =>
-      sql<{ id: string }>`DELETE FROM connector_profiles WHERE project_id = ${projectId} AND id = ${id} RETURNING id`.pipe(
+      sql`DELETE FROM connector_profiles WHERE project_id = ${projectId} AND id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0 ? "deleted" as const : "missing" as const),
         // 23001 restrict_violation (ON DELETE RESTRICT), 23503 foreign_key_violation.
         Effect.catchTag("SqlError", (error) =>
@@ -94,14 +98,29 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
             : Effect.die(error))
       )
 
-    const accountCounts = (projectId: string) =>
-      sql<{ id: string; n: number }>`
-        SELECT connector_profile_id::text AS id, count(*)::int AS n FROM accounts
-        WHERE project_id = ${projectId} AND connector_profile_id IS NOT NULL GROUP BY connector_profile_id`.pipe(
-        Effect.map((rows) => new Map(rows.map((row) => [row.id, row.n]))),
-        Effect.orDie
-      )
+    const accountCountRows = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ id: Schema.String, n: Schema.Number }),
+      execute: (projectId) =>
+        sql`
+          SELECT connector_profile_id::text AS id, count(*)::int AS n FROM accounts
+          WHERE project_id = ${projectId} AND connector_profile_id IS NOT NULL GROUP BY connector_profile_id`
+    })
 
-    return { list, forKey, find, insert, update, remove, accountCounts } as const
+    // A row that does not decode is a fault of the store, like a failed query: both are defects.
+    return {
+      list,
+      forKey: (projectId: string, key: string) => forKeyRows({ projectId, key }).pipe(Effect.orDie),
+      find,
+      insert: (row: Omit<ProfileRow, "created_at" | "updated_at">) => insertRow(row).pipe(Effect.orDie),
+      update: (projectId: string, id: string, changes: ProfileChanges) =>
+        updateRow({ projectId, id, changes }).pipe(Effect.orDie),
+      remove,
+      accountCounts: (projectId: string) =>
+        accountCountRows(projectId).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.id, row.n]))),
+          Effect.orDie
+        )
+    } as const
   })
 }) {}
