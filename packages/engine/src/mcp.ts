@@ -6,6 +6,16 @@ import type { ProviderResponse } from "./ProviderTransport.js"
  * and requests from the server may come before the response; they are skipped).
  */
 
+/** The MCP revision Switchyard speaks as a client (the `mcp_request` step and the server's probe). */
+export const MCP_PROTOCOL_VERSION = "2025-06-18"
+
+/** The `initialize` parameters of both clients; the version follows the packages'. */
+export const mcpInitializeParams = {
+  protocolVersion: MCP_PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: "switchyard", version: "0.1.0" }
+} as const
+
 export interface JsonRpcError {
   readonly code?: unknown
   readonly message?: unknown
@@ -31,19 +41,36 @@ const fromMessage = (message: unknown, id: number): McpAnswer | undefined => {
   return undefined
 }
 
+/**
+ * Reads one line of an event stream into `data`, the data lines of the event under way
+ * (kept in place, so long events cost linear time). A blank line ends the event and
+ * returns its data, when it had any; `:` comments and fields other than `data` are
+ * skipped; one space after the colon is dropped. Both MCP clients (the `mcp_request` step
+ * here, the server's probe on a stream) read events through this.
+ */
+export const readSseLine = (data: Array<string>, line: string): string | undefined => {
+  if (line === "") {
+    if (data.length === 0) return undefined
+    const event = data.join("\n")
+    data.length = 0
+    return event
+  }
+  if (line.startsWith(":")) return undefined
+  const colon = line.indexOf(":")
+  const field = colon < 0 ? line : line.slice(0, colon)
+  if (field === "data") data.push(colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, ""))
+  return undefined
+}
+
 /** The `data:` payloads of an event stream, one string per event. */
 export const sseEvents = (text: string): Array<string> => {
   const events: Array<string> = []
-  let data: Array<string> = []
-  for (const raw of text.split(/\r\n|\r|\n/)) {
-    if (raw === "") {
-      if (data.length > 0) events.push(data.join("\n"))
-      data = []
-    } else if (raw.startsWith("data:")) {
-      data.push(raw.slice(raw[5] === " " ? 6 : 5))
-    }
+  const data: Array<string> = []
+  // a closing blank line, so a last event without one still counts
+  for (const line of [...text.split(/\r\n|\r|\n/), ""]) {
+    const event = readSseLine(data, line)
+    if (event !== undefined) events.push(event)
   }
-  if (data.length > 0) events.push(data.join("\n"))
   return events
 }
 

@@ -15,7 +15,7 @@ import { coercionFor } from "./coerce.js"
 import { credentialSecrets } from "./credentialSecrets.js"
 import { ContextScope, type Evaluator, type ExpressionBounds, ExpressionError, isTruthy, RecordScope, ValueScope } from "./evaluate.js"
 import { mapRange, mapRecord } from "./mapping.js"
-import { parseMcpResponse } from "./mcp.js"
+import { mcpInitializeParams, parseMcpResponse } from "./mcp.js"
 import type { ParsedConnector } from "./parseConnector.js"
 import { FileDownload } from "./FileDownload.js"
 import {
@@ -1049,11 +1049,7 @@ class Run {
       if (!this.mcpSessions.has(key) && parsed._tag !== "Result" && needsSession(response, parsed)) {
         // a stateful server: initialize a session, then ask again once
         const initId = ++this.mcpId
-        const init = yield* call(initId, "initialize", {
-          protocolVersion: "2025-03-26",
-          capabilities: {},
-          clientInfo: { name: "switchyard", version: "0.1.0" }
-        }, undefined)
+        const init = yield* call(initId, "initialize", mcpInitializeParams, undefined)
         const session = header(init.headers, "mcp-session-id")
         const initParsed = parseMcpResponse(init, initId)
         if (isSuccess(init.status) && initParsed._tag === "Result") {

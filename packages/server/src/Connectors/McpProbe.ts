@@ -1,6 +1,7 @@
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Chunk, Data, Duration, Effect, Option, Schema, Stream } from "effect"
+import { MCP_PROTOCOL_VERSION, mcpInitializeParams, readSseLine } from "@switchyard/engine"
 import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 
 /**
@@ -35,9 +36,6 @@ export interface McpProbeOptions {
   readonly allowlist?: ReadonlyArray<string>
 }
 
-export const MCP_PROTOCOL_VERSION = "2025-06-18"
-/** Kept in step with the server package version. */
-const CLIENT_INFO = { name: "switchyard", version: "0.1.0" } as const
 const INITIALIZE_ID = 1
 const DEFAULT_TIMEOUT = Duration.seconds(10)
 const MAX_BODY_BYTES = 1024 * 1024
@@ -136,26 +134,18 @@ const parseJson = (text: string): Option.Option<unknown> => {
   }
 }
 
-/**
- * The data of each event in a `text/event-stream` body. A closing blank line is added so a
- * last event without one still counts.
- */
+/** The data of each event in a `text/event-stream` body, read with the engine's event parser. */
 const sseData = <E>(bytes: Stream.Stream<Uint8Array, E>) =>
-  bytes.pipe(
-    Stream.decodeText(),
-    Stream.splitLines,
-    Stream.concat(Stream.make("")),
-    Stream.mapAccum([] as ReadonlyArray<string>, (data, line): readonly [ReadonlyArray<string>, Option.Option<string>] => {
-      if (line === "") return [[], data.length > 0 ? Option.some(data.join("\n")) : Option.none()]
-      if (line.startsWith(":")) return [data, Option.none()]
-      const colon = line.indexOf(":")
-      const field = colon < 0 ? line : line.slice(0, colon)
-      if (field !== "data") return [data, Option.none()]
-      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "")
-      return [[...data, value], Option.none()]
-    }),
-    Stream.filterMap((event) => event)
-  )
+  Stream.suspend(() => {
+    const data: Array<string> = []
+    return bytes.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      // a closing blank line, so a last event without one still counts
+      Stream.concat(Stream.make("")),
+      Stream.filterMap((line) => Option.fromNullable(readSseLine(data, line)))
+    )
+  })
 
 // JSON-RPC -----------------------------------------------------------------------------------
 
@@ -195,7 +185,7 @@ const initializeRequest = (url: URL) =>
       jsonrpc: "2.0",
       id: INITIALIZE_ID,
       method: "initialize",
-      params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO }
+      params: mcpInitializeParams
     })
   )
 
