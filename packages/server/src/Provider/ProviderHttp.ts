@@ -8,10 +8,11 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Clock, Context, Duration, Effect, Layer, Ref, Stream } from "effect"
+import { Chunk, Clock, Context, Duration, Effect, Either, Layer, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
-import { checkOutboundUrl } from "./OutboundUrlGuard.js"
-import { type Admission, ProviderSlots, type Refusal } from "./ProviderSlots.js"
+import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
+import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
+import type { Admission, Refusal } from "./ProviderSlots.js"
 import { redactHeaders, redactText, redactValue } from "./Redaction.js"
 import { defaultRetryPolicy, RetryableAnswer, retryableStatus, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
 
@@ -83,13 +84,6 @@ const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
 /** Calls of one account that may wait for a connection or a rate slot; more answer 429. */
 const MAX_WAITING_PER_ACCOUNT = 256
-const VERDICT_TTL_MS = 60_000
-
-/** One account's rate slots and connection permits for one rate limit. */
-interface AccountLimits {
-  readonly slots: ProviderSlots
-  readonly permits: Effect.Semaphore
-}
 
 const contentLengthOf = (value: string | undefined): number | undefined =>
   value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined
@@ -124,27 +118,18 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const client = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
-    const limits = new Map<string, AccountLimits>()
+    const limiters = new AccountLimiters({
+      maxWaitMs: config.providerMaxQueueWaitMs,
+      maxWaiting: MAX_WAITING_PER_ACCOUNT,
+      maxConcurrent: MAX_CONCURRENT_PER_ACCOUNT
+    })
     const configuredPolicy: RetryPolicy = {
       ...defaultRetryPolicy,
       maxAttempts: config.providerMaxAttempts,
       requestTimeout: Duration.millis(config.providerRequestTimeoutMs),
       deadline: Duration.millis(config.providerDeadlineMs)
     }
-    const verdicts = new Map<string, { readonly ok: boolean; readonly message: string; readonly at: number }>()
-
-    const limitsFor = (accountId: string, perSecond: number | undefined) =>
-      Effect.gen(function*() {
-        const key = `${accountId}:${perSecond ?? "-"}`
-        const existing = limits.get(key)
-        if (existing !== undefined) return existing
-        const created: AccountLimits = {
-          slots: new ProviderSlots(perSecond, config.providerMaxQueueWaitMs, MAX_WAITING_PER_ACCOUNT),
-          permits: yield* Effect.makeSemaphore(MAX_CONCURRENT_PER_ACCOUNT)
-        }
-        limits.set(key, created)
-        return created
-      })
+    const verdicts = yield* makeOutboundVerdicts(config.outboundAllowlist)
 
     /** A call refused before it is sent: 429 with the seconds until a slot would be its own. */
     const overbooked = (refusal: Refusal, options: TransportOptions, url: string) => {
@@ -160,22 +145,10 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       })
     }
 
-    /** SSRF verdicts are cached per origin for a minute: DNS answers change, but not per call. */
-    /** `foreign` links (from provider data) may only reach public addresses: no allowlist for them. */
     const vet = (url: string, foreign: boolean) =>
-      Effect.gen(function*() {
-        const origin = `${foreign ? "foreign " : ""}${new URL(url).origin}`
-        const cached = verdicts.get(origin)
-        if (cached !== undefined && Date.now() - cached.at < VERDICT_TTL_MS) {
-          if (!cached.ok) return yield* refused(url, cached.message)
-          return
-        }
-        const verdict = yield* Effect.either(checkOutboundUrl(url, foreign ? [] : config.outboundAllowlist))
-        const ok = verdict._tag === "Right"
-        const message = verdict._tag === "Left" ? verdict.left.message : ""
-        verdicts.set(origin, { ok, message, at: Date.now() })
-        if (!ok) return yield* refused(url, message)
-      })
+      Effect.suspend(() => verdicts.get(new VerdictKey(url, foreign))).pipe(
+        Effect.flatMap(Either.match({ onLeft: (refusal) => refused(url, refusal.message), onRight: () => Effect.void }))
+      )
 
     const refused = (url: string, message: string) =>
       new ProviderTransportError({ reason: "unreachable", message: `provider URL refused: ${message}`, url })
@@ -342,13 +315,17 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       )
     }
 
-    const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
+    /** The call with its account's limits: admitted (or refused) once, then tried as `retrySchedule` allows. */
+    const sendWithin = (
+      limits: AccountLimits,
+      request: ProviderRequest,
+      options: TransportOptions,
+      recorder: CallRecorder | undefined
+    ) =>
       Effect.gen(function*() {
         const policy = { ...configuredPolicy, ...options.policy }
         const redactedUrl = redactText(request.url, request.secrets)
         const provider = options.provider ?? "the provider"
-        yield* vet(request.url, request.foreign === true)
-        const limits = yield* limitsFor(options.accountId, options.requestsPerSecond)
         const started = yield* Clock.currentTimeMillis
         const deadline = started + Duration.toMillis(policy.deadline)
         const record = (response: ProviderResponse | null) =>
@@ -384,6 +361,12 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           })
         )
       })
+
+    const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
+      Effect.zipRight(
+        vet(request.url, request.foreign === true),
+        limiters.use(options.accountId, options.requestsPerSecond, (limits) => sendWithin(limits, request, options, recorder))
+      )
 
     /** A transport for one run of one account's action. */
     const transport = (options: TransportOptions, recorder?: CallRecorder) =>

@@ -57,6 +57,11 @@ export class ProviderSlots {
     return { _tag: "Admitted", waitMs }
   }
 
+  /** Nothing waits and every reservation is in the past: a fresh instance would admit the same. */
+  idle(now: number): boolean {
+    return this.waiting === 0 && this.emptyAt <= now
+  }
+
   /** The admitted call holds its connection permit now (or gave up waiting). */
   leave(): void {
     this.waiting--
