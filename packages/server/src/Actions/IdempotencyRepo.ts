@@ -1,20 +1,22 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
 import { ServerInstance } from "../Scheduler/ServerInstance.js"
 
-export interface IdempotencyRecord {
-  readonly request_hash: string
-  readonly state: "running" | "done"
-  readonly response: unknown
+export const IdempotencyRecord = Schema.Struct({
+  request_hash: Schema.String,
+  state: Schema.Literal("running", "done"),
+  response: Schema.Unknown,
   /** Seconds since the claim was made (or taken over). */
-  readonly age_seconds: number
-}
+  age_seconds: Schema.Number
+})
+export type IdempotencyRecord = typeof IdempotencyRecord.Type
 
-export interface IdempotencyScope {
-  readonly projectId: string
-  readonly accountId: string
-  readonly key: string
-}
+const IdempotencyScope = Schema.Struct({
+  projectId: Schema.String,
+  accountId: Schema.String,
+  key: Schema.String
+})
+export type IdempotencyScope = typeof IdempotencyScope.Type
 
 export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchyard/IdempotencyRepo", {
   effect: Effect.gen(function*() {
@@ -28,7 +30,7 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
      * older than any run may last (`abandonedAfterSeconds`).
      */
     const claim = (scope: IdempotencyScope, requestHash: string, ttlSeconds: number, abandonedAfterSeconds: number) =>
-      sql<{ key: string }>`
+      sql`
         INSERT INTO idempotency_keys (project_id, account_id, key, request_hash, state, expires_at, instance_id)
         VALUES (${scope.projectId}, ${scope.accountId}, ${scope.key}, ${requestHash}, 'running',
                 now() + make_interval(secs => ${ttlSeconds}), ${instance.id})
@@ -44,12 +46,19 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
                   AND i.heartbeat_at > now() - make_interval(secs => ${instance.silenceSeconds}))))
         RETURNING key`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
-    const find = (scope: IdempotencyScope) =>
-      sql<IdempotencyRecord>`
-        SELECT request_hash, state, response, extract(epoch FROM now() - created_at)::float8 AS age_seconds
-        FROM idempotency_keys
-        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
-          AND expires_at > now()`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+    const findRecord = SqlSchema.findOne({
+      Request: IdempotencyScope,
+      Result: IdempotencyRecord,
+      execute: (scope) =>
+        sql`
+          SELECT request_hash, state, response, extract(epoch FROM now() - created_at)::float8 AS age_seconds
+          FROM idempotency_keys
+          WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
+            AND expires_at > now()`
+    })
+
+    // A record that does not decode is a fault of the store, like a failed query: both are defects.
+    const find = (scope: IdempotencyScope) => findRecord(scope).pipe(Effect.orDie)
 
     const complete = (scope: IdempotencyScope, response: unknown) =>
       sql`
@@ -67,7 +76,7 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
           AND state = 'running' AND instance_id = ${instance.id}`.pipe(Effect.asVoid, Effect.orDie)
 
     const deleteExpired = (limit: number) =>
-      sql<{ n: number }>`
+      sql`
         WITH expired AS (
           SELECT project_id, account_id, key FROM idempotency_keys WHERE expires_at <= now() LIMIT ${limit}
         )

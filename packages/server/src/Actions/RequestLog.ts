@@ -64,7 +64,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
     })
 
     const deleteOlderThan = (days: number, limit: number) =>
-      sql<{ n: number }>`
+      sql`
         WITH old AS (SELECT id FROM request_logs WHERE created_at < now() - make_interval(days => ${days}) LIMIT ${limit})
         DELETE FROM request_logs r USING old WHERE r.id = old.id RETURNING 1 AS n`.pipe(
         Effect.map((rows) => rows.length),

@@ -14,7 +14,7 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("Switchyard/JobsRepo", 
       Effect.gen(function*() {
         yield* sql`INSERT INTO scheduled_jobs (name, next_run_at) VALUES (${name}, now()) ON CONFLICT (name) DO NOTHING`
         const seconds = EffectDuration.toSeconds(every)
-        const claimed = yield* sql<{ name: string }>`
+        const claimed = yield* sql`
           UPDATE scheduled_jobs SET next_run_at = now() + make_interval(secs => ${seconds}), last_run_at = now()
           WHERE name = ${name} AND next_run_at <= now()
           RETURNING name`
