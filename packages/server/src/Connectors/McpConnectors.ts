@@ -1,8 +1,8 @@
-import { NodeHttpClient } from "@effect/platform-node"
 import { UnprocessableEntity } from "@switchyard/api"
 import { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { SwitchyardConfig } from "../Config.js"
+import { OutboundHttp } from "../Provider/OutboundHttp.js"
 import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 import { ConnectorRegistry } from "./ConnectorRegistry.js"
 import { connectorKeyFromTitle, defaultTitle, type McpProbeResult, probeMcpServer } from "./McpProbe.js"
@@ -40,8 +40,7 @@ export class McpConnectors extends Effect.Service<McpConnectors>()("Switchyard/M
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const registry = yield* ConnectorRegistry
-    // Its own client: provider-facing HTTP never shares a client with anything else.
-    const httpClient = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
+    const httpClient = (yield* OutboundHttp).client
 
     const register = (projectId: string, serverUrl: string, title: string | undefined) =>
       Effect.gen(function*() {
@@ -73,5 +72,5 @@ export class McpConnectors extends Effect.Service<McpConnectors>()("Switchyard/M
 
     return { register } as const
   }),
-  dependencies: [ConnectorRegistry.Default]
+  dependencies: [ConnectorRegistry.Default, OutboundHttp.Default]
 }) {}

@@ -208,6 +208,23 @@ const compileAllowlist = (entries: ReadonlyArray<string>): Allowlist => {
   return { hosts, hostPorts, networks }
 }
 
+/**
+ * What a connection may reach, for the connect-time check: given the host name and an address
+ * it resolved to, the class that refuses the address, or undefined when it is public or the
+ * allowlist covers the host (on any port: `checkOutboundUrl` has checked the port) or the address.
+ */
+export const connectRefusal = (allowlist: ReadonlyArray<string>) => {
+  const allowed = compileAllowlist(allowlist)
+  const hostsOfHostPorts = new Set([...allowed.hostPorts].map((hostPort) => hostPort.slice(0, hostPort.lastIndexOf(" "))))
+  return (hostname: string, address: string): AddressClass | undefined => {
+    const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase()
+    if (allowed.hosts.has(host) || hostsOfHostPorts.has(host)) return undefined
+    const addressClass = classifyAddress(address)
+    const bare = address.replace(/%.*$/, "")
+    return addressClass === undefined || allowed.networks.check(bare, familyOf(bare)) ? undefined : addressClass
+  }
+}
+
 // Check -------------------------------------------------------------------------------------
 
 const LOOKUP_TIMEOUT = Duration.seconds(5)
@@ -244,7 +261,8 @@ const resolve = (host: string): Effect.Effect<ReadonlyArray<string>, OutboundUrl
 /**
  * Parses and vets a URL before the server calls it: http(s) only, no credentials, and every
  * address the host resolves to must be public unless the operator allowlist covers it.
- * Note the HTTP client resolves the name again; a DNS answer changing in between is not caught.
+ * The HTTP client resolves the name again when it connects; `OutboundHttp` checks that answer
+ * too (`connectRefusal`), so a DNS answer changing in between does not reach a private address.
  */
 export const checkOutboundUrl = (
   url: string,

@@ -1,5 +1,4 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { parseRetryAfter } from "@switchyard/api"
 import {
   type ProviderRequest,
@@ -8,8 +7,9 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Clock, Context, Duration, Effect, Either, Layer, Ref, Stream } from "effect"
+import { Chunk, Clock, Duration, Effect, Either, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
+import { OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
 import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
@@ -117,7 +117,7 @@ const decodeBody = (bytes: Uint8Array, contentType: string | undefined, response
 export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/ProviderHttp", {
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
-    const client = Context.get(yield* Layer.build(NodeHttpClient.layerUndici), HttpClient.HttpClient)
+    const outbound = yield* OutboundHttp
     const limiters = new AccountLimiters({
       maxWaitMs: config.providerMaxQueueWaitMs,
       maxWaiting: MAX_WAITING_PER_ACCOUNT,
@@ -240,7 +240,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       idle: Duration.Duration,
       provider: string
     ) =>
-      client.execute(toHttpRequest(request)).pipe(
+      (request.foreign === true ? outbound.foreignClient : outbound.client).execute(toHttpRequest(request)).pipe(
         Effect.flatMap((response) =>
           request.responseType === "stream" && isSuccess(response.status)
             ? Effect.map(streamed(response, redactedUrl, idle), (body): ProviderResponse => ({
@@ -375,5 +375,6 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const recorder = Effect.map(Ref.make<ReadonlyArray<RecordedCall>>([]), (calls): CallRecorder => ({ calls }))
 
     return { transport, recorder } as const
-  })
+  }),
+  dependencies: [OutboundHttp.Default]
 }) {}
