@@ -1,4 +1,5 @@
 import { Config, ConfigError, Data, Duration, Effect, Either } from "effect"
+import ipaddr from "ipaddr.js"
 import * as Dns from "node:dns/promises"
 import * as Net from "node:net"
 
@@ -36,85 +37,62 @@ type Family = "ipv4" | "ipv6"
 
 const familyOf = (address: string): Family => Net.isIPv6(address) ? "ipv6" : "ipv4"
 
-const blockList = (ranges: ReadonlyArray<readonly [string, number]>): Net.BlockList => {
-  const list = new Net.BlockList()
-  for (const [network, prefix] of ranges) list.addSubnet(network, prefix, familyOf(network))
-  return list
-}
-
 /**
  * IANA special-purpose ranges, first match wins. IPv6 outside 2000::/3 (global unicast) is
  * refused as reserved as a whole; IPv4 embedded in IPv6 (mapped, NAT64, 6to4) is checked as IPv4.
  */
-const CLASSES: ReadonlyArray<readonly [AddressClass, Net.BlockList]> = [
-  ["unspecified", blockList([["0.0.0.0", 8], ["::", 128]])],
-  ["loopback", blockList([["127.0.0.0", 8], ["::1", 128]])],
-  ["link-local", blockList([["169.254.0.0", 16], ["fe80::", 10]])],
-  ["private", blockList([["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["fc00::", 7], ["fec0::", 10]])],
-  ["carrier-grade NAT", blockList([["100.64.0.0", 10]])],
-  ["multicast", blockList([["224.0.0.0", 4], ["ff00::", 8]])],
-  ["reserved", blockList([
-    ["192.0.0.0", 24], // IETF protocol assignments (holds Oracle's 192.0.0.192 metadata)
-    ["192.0.2.0", 24], // documentation
-    ["192.88.99.0", 24], // 6to4 relay anycast
-    ["198.18.0.0", 15], // benchmarking
-    ["198.51.100.0", 24], // documentation
-    ["203.0.113.0", 24], // documentation
-    ["240.0.0.0", 4], // future use, and the broadcast address
-    ["64:ff9b:1::", 48], // local-use NAT64
-    ["2001::", 23], // IETF protocol assignments (Teredo, ...)
-    ["2001:db8::", 32], // documentation
-    ["3fff::", 20] // documentation
-  ])]
-]
+const CLASSES: Parameters<typeof ipaddr.subnetMatch>[1] = Object.fromEntries(
+  ([
+    ["unspecified", ["0.0.0.0/8", "::/128"]],
+    ["loopback", ["127.0.0.0/8", "::1/128"]],
+    ["link-local", ["169.254.0.0/16", "fe80::/10"]],
+    ["private", ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7", "fec0::/10"]],
+    ["carrier-grade NAT", ["100.64.0.0/10"]],
+    ["multicast", ["224.0.0.0/4", "ff00::/8"]],
+    ["reserved", [
+      "192.0.0.0/24", // IETF protocol assignments (holds Oracle's 192.0.0.192 metadata)
+      "192.0.2.0/24", // documentation
+      "192.88.99.0/24", // 6to4 relay anycast
+      "198.18.0.0/15", // benchmarking
+      "198.51.100.0/24", // documentation
+      "203.0.113.0/24", // documentation
+      "240.0.0.0/4", // future use, and the broadcast address
+      "64:ff9b:1::/48", // local-use NAT64
+      "2001::/23", // IETF protocol assignments (Teredo, ...)
+      "2001:db8::/32", // documentation
+      "3fff::/20" // documentation
+    ]]
+  ] satisfies ReadonlyArray<readonly [AddressClass, ReadonlyArray<string>]>).map(([name, cidrs]) => [name, cidrs.map(ipaddr.parseCIDR)])
+)
 
-const GLOBAL_UNICAST_V6 = blockList([["2000::", 3]])
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3")
 
-/** The eight 16-bit groups of an IPv6 address (no zone id). */
-const ipv6Groups = (address: string): ReadonlyArray<number> => {
-  const [head = "", tail] = address.split("::") as [string, string | undefined]
-  const parse = (part: string) => part === "" ? [] : part.split(":").flatMap((group) => {
-    // A trailing dotted quad occupies two groups.
-    if (group.includes(".")) {
-      const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map(Number)
-      return [(a << 8) | b, (c << 8) | d]
-    }
-    return [parseInt(group, 16)]
-  })
-  const first = parse(head)
-  if (tail === undefined) return first
-  const last = parse(tail)
-  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last]
-}
-
-const ipv4FromGroups = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96")
+const SIX_TO_FOUR = ipaddr.parseCIDR("2002::/16")
 
 /** The IPv4 address an IPv6 address stands for: IPv4-mapped, NAT64 well-known prefix, 6to4. */
-const embeddedIpv4 = (address: string): string | undefined => {
-  const g = ipv6Groups(address)
-  if (g.length !== 8) return undefined
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
-  if (zeros(0, 5) && g[5] === 0xffff) return ipv4FromGroups(g[6]!, g[7]!)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4FromGroups(g[6]!, g[7]!)
-  if (g[0] === 0x2002) return ipv4FromGroups(g[1]!, g[2]!)
-  return undefined
+const embeddedIpv4 = (address: ipaddr.IPv6): ipaddr.IPv4 | undefined => {
+  const [high, low] = address.match(SIX_TO_FOUR)
+    ? [address.parts[1]!, address.parts[2]!]
+    : address.isIPv4MappedAddress() || address.match(NAT64_WELL_KNOWN)
+    ? [address.parts[6]!, address.parts[7]!]
+    : []
+  return high === undefined || low === undefined ? undefined : new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255])
+}
+
+const classOf = (address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass | undefined => {
+  const ipv4 = address.kind() === "ipv6" ? embeddedIpv4(address as ipaddr.IPv6) : undefined
+  if (ipv4 !== undefined) return classOf(ipv4)
+  const matched = ipaddr.subnetMatch(address, CLASSES, "public")
+  if (matched !== "public") return matched as AddressClass
+  return address.kind() === "ipv6" && !address.match(GLOBAL_UNICAST_V6) ? "reserved" : undefined
 }
 
 /** The special-purpose class of an IP address, or undefined for a public one. */
 export const classifyAddress = (address: string): AddressClass | undefined => {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
-  const family = Net.isIP(bare)
-  if (family === 0) return "reserved"
-  if (family === 6) {
-    const ipv4 = embeddedIpv4(bare)
-    if (ipv4 !== undefined) return classifyAddress(ipv4)
-  }
-  const type = family === 6 ? "ipv6" : "ipv4"
-  for (const [addressClass, list] of CLASSES) {
-    if (list.check(bare, type)) return addressClass
-  }
-  if (family === 6 && !GLOBAL_UNICAST_V6.check(bare, "ipv6")) return "reserved"
-  return undefined
+  // only the forms Node reads as an address: ipaddr.js would also take 127.1 or 0x7f.1
+  return Net.isIP(bare) === 0 ? "reserved" : classOf(ipaddr.parse(bare))
 }
 
 // Allowlist ---------------------------------------------------------------------------------
