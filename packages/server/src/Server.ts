@@ -10,13 +10,14 @@ import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { NodeServerLive } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
 
 const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
   Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
 )
 
-/** The API with its docs, bootstrap and built-in connectors; needs SQL (migrated) and config. */
+/** The API with its docs, bootstrap and built-in connectors; needs SQL (migrated), config and `OutboundHttp`. */
 export const AppLive = HttpExtrasLive.pipe(
   Layer.provideMerge(HttpApiLive),
   Layer.merge(BootstrapLive),
@@ -35,5 +36,6 @@ const HttpServerLive = Layer.unwrapEffect(
 export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
   Layer.provide(SqlLive),
+  Layer.provide(OutboundHttp.Default),
   Layer.provide(SwitchyardConfig.Default)
 )

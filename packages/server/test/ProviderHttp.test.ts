@@ -1,9 +1,11 @@
+import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { ProviderRequest } from "@switchyard/engine"
 import { Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { SwitchyardConfig } from "../src/Config.js"
+import { OutboundHttp } from "../src/Provider/OutboundHttp.js"
 import { ProviderHttp } from "../src/Provider/ProviderHttp.js"
 import { retryableFailure } from "../src/Provider/RetryPolicy.js"
 import { testConfig } from "./support/TestServer.js"
@@ -37,6 +39,7 @@ const misbehavingProvider = (behaviour: Behaviour) =>
   )
 
 const Live = ProviderHttp.Default.pipe(
+  Layer.provide(OutboundHttp.Default),
   Layer.provide(SwitchyardConfig.Default),
   Layer.provide(Layer.setConfigProvider(testConfig(undefined, {
     SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
@@ -104,4 +107,32 @@ describe("retryableFailure", () => {
     expect(retryableFailure("DELETE", "timeout", true)).toBe(true)
     expect(retryableFailure("GET", "too_large", true)).toBe(false)
   })
+})
+
+/** Outbound HTTP is one layer given at the edge: here a canned answer instead of the network. */
+const canned = HttpClient.make((request) =>
+  Effect.succeed(HttpClientResponse.fromWeb(
+    request,
+    new Response(JSON.stringify({ from: "the test layer" }), { status: 200, headers: { "content-type": "application/json" } })
+  ))
+)
+
+const WithCannedOutbound = ProviderHttp.Default.pipe(
+  Layer.provide(Layer.succeed(OutboundHttp, OutboundHttp.make({ client: canned, foreignClient: canned }))),
+  Layer.provide(SwitchyardConfig.Default),
+  Layer.provide(Layer.setConfigProvider(testConfig(undefined)))
+)
+
+layer(WithCannedOutbound)("provider HTTP over a replaced outbound layer", (it) => {
+  it.effect("sends through the OutboundHttp it is given", () =>
+    Effect.gen(function*() {
+      const http = yield* ProviderHttp
+      const response = yield* http.transport({ accountId: "canned" }).send({
+        method: "GET",
+        url: "http://93.184.215.14/v1/things",
+        headers: {},
+        secrets: []
+      })
+      expect(response).toMatchObject({ status: 200, body: { from: "the test layer" } })
+    }))
 })

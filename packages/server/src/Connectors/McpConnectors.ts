@@ -72,5 +72,5 @@ export class McpConnectors extends Effect.Service<McpConnectors>()("Switchyard/M
 
     return { register } as const
   }),
-  dependencies: [ConnectorRegistry.Default, OutboundHttp.Default]
+  dependencies: [ConnectorRegistry.Default]
 }) {}

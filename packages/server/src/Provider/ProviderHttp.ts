@@ -375,6 +375,5 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const recorder = Effect.map(Ref.make<ReadonlyArray<RecordedCall>>([]), (calls): CallRecorder => ({ calls }))
 
     return { transport, recorder } as const
-  }),
-  dependencies: [OutboundHttp.Default]
+  })
 }) {}

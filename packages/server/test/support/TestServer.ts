@@ -11,6 +11,7 @@ import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { SwitchyardConfig } from "../../src/Config.js"
 import { NodeServerLive } from "../../src/NodeServer.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
+import { OutboundHttp } from "../../src/Provider/OutboundHttp.js"
 import { AppLive } from "../../src/Server.js"
 import { SqlLive } from "../../src/Sql.js"
 
@@ -84,6 +85,7 @@ export const TestServer = (overrides: Record<string, string> = {}) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLive),
     Layer.merge(ServicesLive),
+    Layer.provideMerge(OutboundHttp.Default),
     Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(TestDatabase(overrides))
   )
