@@ -109,10 +109,10 @@ const decodeBody = (bytes: Uint8Array, contentType: string | undefined, response
 }
 
 /**
- * Provider HTTP: the live `ProviderTransport`. Keeps connections alive, bounds each attempt
- * and the whole call, retries 429/408/5xx and connection errors with full-jitter backoff
- * (honouring Retry-After), limits each account's rate and concurrency, refuses private
- * addresses (SSRF) unless allowed, bounds response size and records redacted calls.
+ * Provider HTTP: the live `ProviderTransport`, sending through `OutboundHttp`. Bounds each
+ * attempt and the whole call, retries 429/408/5xx and connection errors as `retrySchedule`
+ * allows, limits each account's rate and concurrency, refuses private addresses (SSRF) unless
+ * allowed, bounds response size and records redacted calls.
  */
 export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/ProviderHttp", {
   scoped: Effect.gen(function*() {
