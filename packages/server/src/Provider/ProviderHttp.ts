@@ -302,7 +302,9 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         Clock.currentTimeMillis,
         (now) => Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), deadline - now)))
       )
-      return Effect.sleep(Duration.millis(admission.waitMs)).pipe(
+      // a zero sleep is still a timer (a millisecond or more on Node): an open slot goes at once
+      const untilSlot = admission.waitMs > 0 ? Effect.sleep(Duration.millis(admission.waitMs)) : Effect.void
+      return untilSlot.pipe(
         Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
           leave,
           Effect.flatMap(timeout, (timeout) => attempt(request, timeout, redactedUrl, policy.requestTimeout, provider))
