@@ -81,8 +81,7 @@ const segmentProblem = (segment: string) => {
 }
 
 /** An id in the path that cannot exist is a 404, naming the parameter when a route matches. */
-const checkPath = (routes: RouteTable, method: string, path: string) => {
-  const match = routes.find(method, path)
+const checkPath = (match: ReturnType<RouteTable["find"]>, method: string, path: string) => {
   const named = Object.entries(match?.params ?? {}).map(([name, raw]) => [`path parameter ${name}`, raw] as const)
   const segments = named.length > 0 ? named : path.split("/").map((segment) => ["the path", segment] as const)
   for (const [where, segment] of segments) {
@@ -101,6 +100,13 @@ const checkTexts = (kind: string, entries: Iterable<readonly [string, string]>) 
   }
   return Effect.void
 }
+
+/**
+ * URL parsing (as /mcp reads the query) splits the target differently from the router only
+ * for an absolute-form target or when a `;` or `#` ends the path: only then is its query checked too.
+ */
+const urlQueryMayDiffer = (url: string, path: string) =>
+  url.charCodeAt(0) !== 47 || (url.length > path.length && url[path.length] !== "?")
 
 const queryOf = (url: string) => {
   try {
@@ -212,10 +218,9 @@ export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Se
     if (authentication !== undefined && match?.route.authenticated === true) {
       yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic)
     }
-    yield* checkPath(routes, request.method, target.path)
-    // the router's query, and the one URL parsing gives (as /mcp reads it)
+    yield* checkPath(match, request.method, target.path)
     yield* checkTexts("query parameter", new URLSearchParams(target.query))
-    yield* checkTexts("query parameter", queryOf(request.url))
+    if (urlQueryMayDiffer(request.url, target.path)) yield* checkTexts("query parameter", queryOf(request.url))
     yield* checkTexts("header", Object.entries(request.headers))
     if (match === undefined || !match.route.readsBody || !hasBody(request)) return yield* app
     const text = yield* checkedJsonBody(request, `${match.route.method} ${match.route.path}`)
