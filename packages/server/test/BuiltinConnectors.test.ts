@@ -26,8 +26,8 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0"
       ])
-      expect(yield* registry.registerBuiltins(sources)).toBe(10)
-      expect(yield* registry.registerBuiltins(sources)).toBe(0)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(10)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
         source.file.endsWith("greenhouse/1.0.0.yaml")

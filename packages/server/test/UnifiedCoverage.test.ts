@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { CONNECTORS_DIR } from "@switchyard/connectors"
+import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
+import { parseConnector } from "@switchyard/engine"
+import { Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { builtinUnifiedCoverage, type UnifiedCoverage, unifiedActionIds } from "../src/Unified/unifiedCoverage.js"
@@ -20,7 +22,9 @@ const render = (coverage: ReadonlyArray<UnifiedCoverage>) =>
   ].join("\n")
 
 describe("built-in connectors against the unified endpoints", () => {
-  const coverage = builtinUnifiedCoverage()
+  const coverage = builtinUnifiedCoverage(
+    builtinConnectorSources().map((source) => Either.getOrThrow(parseConnector(source.yaml)).definition)
+  )
 
   it("reads every unified endpoint's action id from the api", () => {
     expect(unifiedActionIds).toHaveLength(26)

@@ -221,12 +221,14 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
       Effect.gen(function*() {
         const stored = yield* repo.builtinVersions
         let added = 0
+        const definitions: Array<ParsedConnector["definition"]> = []
         for (const source of sources) {
           const result = parseConnector(source.yaml)
           if (Either.isLeft(result)) {
             return yield* Effect.die(new Error(`built-in connector ${source.file} is invalid: ${result.left.message}`))
           }
           const connector = result.right
+          definitions.push(connector.definition)
           const { key, version } = connector.definition.info
           if (source.changelog.version !== version) {
             return yield* Effect.die(new Error(`built-in connector ${source.file}: changelog is for ${source.changelog.version}, file is ${version}`))
@@ -245,7 +247,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
           }).pipe(repo.withTransaction, Effect.orDie)
           added++
         }
-        return added
+        return { added, definitions } as const
       })
 
     return {

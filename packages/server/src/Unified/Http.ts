@@ -1,10 +1,9 @@
 import { HttpApiBuilder, type HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
 import { Api, type ApiError, CurrentCaller, type UnifiedKind, unifiedOperationOf } from "@switchyard/api"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
-import { checkBuiltinUnifiedCoverage } from "./unifiedCoverage.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
 
@@ -133,7 +132,6 @@ const handleUnifiedGroup = <E, Provides, R, Endpoints extends HttpApiEndpoint.Ht
   })
 
 export const UnifiedHttpLive = [
-  Layer.effectDiscard(checkBuiltinUnifiedCoverage),
   HttpApiBuilder.group(Api, "unified_ats", handleUnifiedGroup),
   HttpApiBuilder.group(Api, "unified_hris", handleUnifiedGroup),
   HttpApiBuilder.group(Api, "unified_lms", handleUnifiedGroup)

@@ -1,7 +1,6 @@
 import { Api, unifiedOperationOf } from "@switchyard/api"
-import { builtinConnectorSources } from "@switchyard/connectors"
-import { parseConnector } from "@switchyard/engine"
-import { Effect, Either, Option } from "effect"
+import type { ParsedConnector } from "@switchyard/engine"
+import { Effect, Option } from "effect"
 import * as Semver from "semver"
 
 /** Every unified operation's action id, as the api declares them. */
@@ -25,10 +24,12 @@ export interface UnifiedCoverage {
   readonly withoutEndpoint: ReadonlyArray<string>
 }
 
-export const builtinUnifiedCoverage = (): ReadonlyArray<UnifiedCoverage> => {
+/** Coverage of the newest version of each connector among `definitions` (the built-ins as registered). */
+export const builtinUnifiedCoverage = (
+  definitions: ReadonlyArray<ParsedConnector["definition"]>
+): ReadonlyArray<UnifiedCoverage> => {
   const newest = new Map<string, { readonly version: string; readonly categories: ReadonlyArray<string>; readonly actions: ReadonlyArray<string> }>()
-  for (const source of builtinConnectorSources()) {
-    const { info, actions } = Either.getOrThrow(parseConnector(source.yaml)).definition
+  for (const { actions, info } of definitions) {
     const known = newest.get(info.key)
     if (known !== undefined && Semver.gte(known.version, info.version)) continue
     newest.set(info.key, {
@@ -50,14 +51,12 @@ export const builtinUnifiedCoverage = (): ReadonlyArray<UnifiedCoverage> => {
 }
 
 /** At start, names the built-in actions that look unified but that no unified endpoint runs. */
-export const checkBuiltinUnifiedCoverage = Effect.gen(function*() {
-  const coverage = yield* Effect.try(builtinUnifiedCoverage).pipe(Effect.orDie)
-  for (const connector of coverage) {
-    if (connector.withoutEndpoint.length === 0) continue
-    yield* Effect.logInfo(
-      `built-in connector ${connector.key} ${connector.version}: no unified endpoint runs ${
-        connector.withoutEndpoint.join(", ")
-      } (reachable through /actions/rpc only)`
-    )
-  }
-})
+export const logBuiltinUnifiedCoverage = (definitions: ReadonlyArray<ParsedConnector["definition"]>) =>
+  Effect.forEach(builtinUnifiedCoverage(definitions), (connector) =>
+    connector.withoutEndpoint.length === 0
+      ? Effect.void
+      : Effect.logInfo(
+        `built-in connector ${connector.key} ${connector.version}: no unified endpoint runs ${
+          connector.withoutEndpoint.join(", ")
+        } (reachable through /actions/rpc only)`
+      ), { discard: true })
