@@ -3,19 +3,15 @@ import {
   type ConnectorProfile,
   type CreateConnectorProfile,
   type ListConnectorProfilesParams,
-  NotFound,
-  Conflict,
   type ProfileExpansion,
-  UnprocessableEntity,
   type UpdateConnectorProfile
 } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
+import { ConnectorProfileInUse, ConnectorProfileNotFound, InvalidConnectorProfile } from "./ConnectorProfileErrors.js"
 import { type ProfileRow, ProfilesRepo } from "./ProfilesRepo.js"
-
-const notFound = (id: string) => new NotFound({ message: `Connector profile ${id} not found` })
 
 /**
  * Connector profiles: a project's configuration of one connector — which version (exact,
@@ -37,17 +33,17 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
     const validate = (projectId: string, key: string, spec: string, enabledActions: ReadonlyArray<string> | undefined) =>
       Effect.gen(function*() {
         if (!isVersionSpec(spec)) {
-          return yield* new UnprocessableEntity({
+          return yield* new InvalidConnectorProfile({
             message: `version "${spec}" is not an exact version, latest, or a semver range such as 1.x`
           })
         }
         const candidates = yield* registry.profileCandidates(projectId, key)
         if (candidates.length === 0) {
-          return yield* new UnprocessableEntity({ message: `Connector ${key} does not exist` })
+          return yield* new InvalidConnectorProfile({ message: `Connector ${key} does not exist` })
         }
         const version = resolveSpec(candidates, spec)
         if (version === undefined) {
-          return yield* new UnprocessableEntity({
+          return yield* new InvalidConnectorProfile({
             message: `No version of connector ${key} matches "${spec}" (available: ${candidates.map((c) => c.version).join(", ")})`
           })
         }
@@ -55,7 +51,7 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
         const known = new Set(connector.definition.actions.map((action) => action.actionId))
         const unknown = (enabledActions ?? []).filter((id) => !known.has(id))
         if (unknown.length > 0) {
-          return yield* new UnprocessableEntity({
+          return yield* new InvalidConnectorProfile({
             message: `Unknown action id(s) for ${key}@${version.version}: ${unknown.join(", ")}`
           })
         }
@@ -129,7 +125,7 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
 
     const find = (projectId: string, id: string) =>
       Effect.flatMap(repo.find(projectId, id), Option.match({
-        onNone: () => Effect.fail(notFound(id)),
+        onNone: () => Effect.fail(new ConnectorProfileNotFound({ profileId: id })),
         onSome: Effect.succeed
       }))
 
@@ -153,21 +149,24 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
           ...(body.active === undefined ? {} : { active: body.active }),
           ...(body.enabled_actions === undefined ? {} : { enabled_actions: [...new Set(body.enabled_actions)] })
         })
-        if (Option.isNone(updated)) return yield* notFound(id)
+        if (Option.isNone(updated)) return yield* new ConnectorProfileNotFound({ profileId: id })
         return yield* render(caller.projectId, updated.value, expand)
       })
 
     const remove = (caller: Caller, id: string) =>
-      Effect.flatMap(repo.remove(caller.projectId, id), (outcome): Effect.Effect<void, NotFound | Conflict> => {
-        switch (outcome) {
-          case "deleted":
-            return Effect.void
-          case "missing":
-            return Effect.fail(notFound(id))
-          case "in use":
-            return Effect.fail(new Conflict({ message: `Connector profile ${id} is used by accounts: relink or delete them first` }))
+      Effect.flatMap(
+        repo.remove(caller.projectId, id),
+        (outcome): Effect.Effect<void, ConnectorProfileNotFound | ConnectorProfileInUse> => {
+          switch (outcome) {
+            case "deleted":
+              return Effect.void
+            case "missing":
+              return Effect.fail(new ConnectorProfileNotFound({ profileId: id }))
+            case "in use":
+              return Effect.fail(new ConnectorProfileInUse({ profileId: id }))
+          }
         }
-      })
+      )
 
     return { list, create, get, update, remove, resolveProfile, find } as const
   }),
