@@ -1,11 +1,11 @@
-import { Cause, Clock, Deferred, Effect, Exit, FiberId } from "effect"
+import { Cache, Cause, Duration, Effect, Equal, Exit, Hash } from "effect"
 import { createHash } from "node:crypto"
 
 /*
- * Access tokens fetched by the runner (OAuth 2.0 client credentials), kept in memory until
- * shortly before they expire. One fetch per key at a time: concurrent runs that miss the
- * cache wait for the fetch already under way instead of starting their own. A failed or
- * interrupted fetch is not cached; waiters of an interrupted fetch try again themselves.
+ * Access tokens fetched by the runner (OAuth 2.0 client credentials), kept in an Effect
+ * `Cache` until shortly before they expire. The cache runs one fetch per key at a time:
+ * concurrent runs that miss wait for the fetch under way. A failed fetch is not kept; the
+ * waiters of an interrupted fetch fetch again themselves.
  */
 
 export interface FetchedToken {
@@ -14,33 +14,41 @@ export interface FetchedToken {
   readonly expiresInSeconds: number
 }
 
-interface CachedToken {
-  readonly accessToken: string
-  /** Epoch milliseconds (Effect `Clock`) after which the token is not handed out. */
-  readonly expiresAt: number
-}
-
 export interface TokenCacheOptions {
   /** Tokens are dropped this long before they expire (capped at half their lifetime). Default 60. */
   readonly marginSeconds?: number
-  /** At most this many tokens are kept; expired, then oldest entries go first. Default 10 000. */
+  /** At most this many tokens are kept (least recently used go first). Default 10 000. */
   readonly maxEntries?: number
 }
 
-type Decision =
-  | { readonly _tag: "Hit"; readonly token: string }
-  | { readonly _tag: "Wait"; readonly deferred: Deferred.Deferred<CachedToken, unknown> }
-  | { readonly _tag: "Fetch"; readonly deferred: Deferred.Deferred<CachedToken, unknown> }
+/**
+ * A cache key that brings its own fetch: the cache's lookup runs the fetch of the first
+ * caller that misses. Equality and hash are the key text only.
+ */
+class TokenRequest implements Equal.Equal {
+  constructor(readonly key: string, readonly fetch: Effect.Effect<FetchedToken, unknown>) {}
+  [Equal.symbol](that: unknown): boolean {
+    return that instanceof TokenRequest && that.key === this.key
+  }
+  [Hash.symbol](): number {
+    return Hash.string(this.key)
+  }
+}
 
 export class TokenCache {
-  private readonly tokens = new Map<string, CachedToken>()
-  private readonly inflight = new Map<string, Deferred.Deferred<CachedToken, unknown>>()
-  private readonly marginMs: number
-  private readonly maxEntries: number
+  private readonly cache: Cache.Cache<TokenRequest, FetchedToken, unknown>
 
   constructor(options: TokenCacheOptions = {}) {
-    this.marginMs = (options.marginSeconds ?? 60) * 1000
-    this.maxEntries = Math.max(1, options.maxEntries ?? 10_000)
+    const marginMs = (options.marginSeconds ?? 60) * 1000
+    this.cache = Effect.runSync(Cache.makeWith({
+      capacity: Math.max(1, options.maxEntries ?? 10_000),
+      lookup: (request: TokenRequest) => request.fetch,
+      timeToLive: (exit) => {
+        if (Exit.isFailure(exit)) return Duration.zero
+        const lifetimeMs = Math.max(0, exit.value.expiresInSeconds * 1000)
+        return Duration.millis(lifetimeMs - Math.min(marginMs, lifetimeMs / 2))
+      }
+    }))
   }
 
   /**
@@ -60,88 +68,28 @@ export class TokenCache {
 
   /** Number of tokens held (expired ones included until evicted). */
   get size(): number {
-    return this.tokens.size
+    return Effect.runSync(this.cache.size)
   }
 
   invalidate(key: string): void {
-    this.tokens.delete(key)
+    Effect.runSync(this.cache.invalidate(new TokenRequest(key, Effect.never)))
   }
 
   clear(): void {
-    this.tokens.clear()
+    Effect.runSync(this.cache.invalidateAll)
   }
 
   /** The cached token for `key`, or the result of `fetch` (run at most once at a time per key). */
-  get<E, R>(key: string, fetch: Effect.Effect<FetchedToken, E, R>): Effect.Effect<string, E, R> {
-    const attempt: Effect.Effect<string, E, R> = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const decision = this.decide(key, now)
-      switch (decision._tag) {
-        case "Hit":
-          return Effect.succeed(decision.token)
-        case "Wait":
-          return Effect.flatMap(Effect.exit(Deferred.await(decision.deferred)), (exit) => {
-            if (Exit.isSuccess(exit)) return Effect.succeed(exit.value.accessToken)
-            // the fetching run was interrupted: this one fetches (or waits for a newer fetch)
-            if (Cause.isInterruptedOnly(exit.cause)) return Effect.suspend(() => attempt)
-            return Effect.failCause(exit.cause as Cause.Cause<E>)
-          })
-        case "Fetch":
-          return this.fetchInto(key, decision.deferred, fetch)
-      }
+  get<E>(key: string, fetch: Effect.Effect<FetchedToken, E>): Effect.Effect<string, E> {
+    const request = new TokenRequest(key, fetch)
+    const attempt: Effect.Effect<string, E> = Effect.flatMap(Effect.exit(this.cache.get(request)), (exit) => {
+      if (Exit.isSuccess(exit)) return Effect.succeed(exit.value.accessToken)
+      // the fetch this caller waited for was interrupted (its run ended): fetch again
+      if (Cause.isInterruptedOnly(exit.cause)) return Effect.suspend(() => attempt)
+      // the failure stays only for the callers already waiting on it
+      return Effect.zipRight(this.cache.invalidate(request), Effect.failCause(exit.cause as Cause.Cause<E>))
     })
     return attempt
-  }
-
-  /** Synchronous, so no other fiber can slip in between the lookups and the registration. */
-  private decide(key: string, now: number): Decision {
-    const hit = this.tokens.get(key)
-    if (hit !== undefined) {
-      if (hit.expiresAt > now) return { _tag: "Hit", token: hit.accessToken }
-      this.tokens.delete(key)
-    }
-    const pending = this.inflight.get(key)
-    if (pending !== undefined) return { _tag: "Wait", deferred: pending }
-    const deferred = Deferred.unsafeMake<CachedToken, unknown>(FiberId.none)
-    this.inflight.set(key, deferred)
-    return { _tag: "Fetch", deferred }
-  }
-
-  private fetchInto<E, R>(
-    key: string,
-    deferred: Deferred.Deferred<CachedToken, unknown>,
-    fetch: Effect.Effect<FetchedToken, E, R>
-  ): Effect.Effect<string, E, R> {
-    return fetch.pipe(
-      Effect.flatMap((fetched) =>
-        Effect.map(Clock.currentTimeMillis, (now): CachedToken => {
-          const lifetimeMs = Math.max(0, fetched.expiresInSeconds * 1000)
-          const ttl = lifetimeMs - Math.min(this.marginMs, lifetimeMs / 2)
-          const token = { accessToken: fetched.accessToken, expiresAt: now + ttl }
-          if (ttl > 0) this.store(key, token, now)
-          return token
-        })
-      ),
-      Effect.onExit((exit) =>
-        Effect.suspend(() => {
-          if (this.inflight.get(key) === deferred) this.inflight.delete(key)
-          return Deferred.done(deferred, exit)
-        })
-      ),
-      Effect.map((token) => token.accessToken)
-    )
-  }
-
-  private store(key: string, token: CachedToken, now: number): void {
-    this.tokens.delete(key)
-    if (this.tokens.size >= this.maxEntries) {
-      for (const [other, cached] of this.tokens) if (cached.expiresAt <= now) this.tokens.delete(other)
-      while (this.tokens.size >= this.maxEntries) {
-        const oldest = this.tokens.keys().next()
-        if (oldest.done === true) break
-        this.tokens.delete(oldest.value)
-      }
-    }
-    this.tokens.set(key, token)
   }
 }
 

@@ -1,0 +1,64 @@
+import type { TokenCache } from "../TokenCache.js"
+
+/* What a caller gives a run besides the connector and the inputs, and what bounds it. */
+
+export interface RunLimits {
+  /** Deadline of one step (of each page, for `paginated_request`). */
+  readonly stepTimeoutMs: number
+  /** Deadline of the whole run, authentication included. */
+  readonly actionTimeoutMs: number
+  /** Pages a `paginated_request` follows at most (a step's own `maxPages` may lower it). */
+  readonly maxPages: number
+  /** Records a step may collect or map, and a list result may hold. */
+  readonly maxRecords: number
+  /** Largest text or binary response body accepted (JSON bodies are the transport's to bound). */
+  readonly maxResponseBytes: number
+  /** Longest string an interpolation or JEXL expression may produce. */
+  readonly maxExpressionOutputChars: number
+}
+
+export const defaultRunLimits: RunLimits = {
+  stepTimeoutMs: 30_000,
+  actionTimeoutMs: 120_000,
+  maxPages: 50,
+  maxRecords: 100_000,
+  maxResponseBytes: 20 * 1024 * 1024,
+  maxExpressionOutputChars: 1_000_000
+}
+
+/** The defaults, each replaced by the caller's value when that is a positive finite number. */
+export const resolveLimits = (limits: Partial<RunLimits> | undefined): RunLimits => {
+  if (limits === undefined) return defaultRunLimits
+  const out = { ...defaultRunLimits }
+  for (const key of Object.keys(defaultRunLimits) as Array<keyof RunLimits>) {
+    const value = limits[key]
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) out[key] = value
+  }
+  return out
+}
+
+export interface RunContext {
+  /** The linked account's credentials (`$.credentials.*`). */
+  readonly credentials: Readonly<Record<string, unknown>>
+  /** Account or profile settings (`$.settings.*`). */
+  readonly settings?: Readonly<Record<string, unknown>> | undefined
+  readonly limits?: Partial<RunLimits> | undefined
+  /** Replaces the connector's `baseUrl` (e.g. the account's `base_url` setting); used as is. */
+  readonly baseUrl?: string | undefined
+  /** Authentication method by name; default the connector's first. */
+  readonly authMethod?: string | undefined
+  /** Where client-credentials tokens are cached; default one cache per process. */
+  readonly tokenCache?: TokenCache | undefined
+  /**
+   * How `download_file` yields the file: `bytes` (default) reads it whole into a
+   * `Uint8Array`; `stream` passes a `FileDownload` through without reading it, for callers
+   * that send the bytes on as they arrive.
+   */
+  readonly downloads?: "bytes" | "stream" | undefined
+}
+
+export interface ActionOutput {
+  readonly data: unknown
+  /** The provider cursor for the next page, when there is one. */
+  readonly next: unknown | undefined
+}
