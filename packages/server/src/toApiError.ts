@@ -1,9 +1,10 @@
-import { type ApiError, Conflict, NotFound, UnprocessableEntity } from "@switchyard/api"
+import { type ApiError, BadRequest, Conflict, Forbidden, NotFound, UnprocessableEntity } from "@switchyard/api"
 import { Match } from "effect"
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
+import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
 
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
-export type DomainError = ConnectorProfileError
+export type DomainError = ConnectorError | ConnectorProfileError
 
 /**
  * The one place domain failures become the documented API errors: a status per tag (the
@@ -12,6 +13,15 @@ export type DomainError = ConnectorProfileError
 export const toApiError = (error: DomainError): ApiError =>
   Match.value(error).pipe(
     Match.tagsExhaustive({
+      ConnectorNotFound: ({ message }): ApiError => new NotFound({ message }),
+      ActionNotFound: ({ message }): ApiError => new NotFound({ message }),
+      BuiltinConnectorReadOnly: ({ message }): ApiError => new Forbidden({ message }),
+      ConnectorUsedByProfiles: ({ message }): ApiError => new Conflict({ message }),
+      ConnectorPinnedByAccounts: ({ message }): ApiError => new Conflict({ message }),
+      ConnectorConflict: ({ message }): ApiError => new Conflict({ message }),
+      InvalidConnectorId: ({ message }): ApiError => new BadRequest({ message }),
+      InvalidConnectorQuery: ({ message }): ApiError => new BadRequest({ message }),
+      InvalidConnectorSource: ({ message }): ApiError => new UnprocessableEntity({ message }),
       ConnectorProfileNotFound: ({ message }): ApiError => new NotFound({ message }),
       ConnectorProfileInUse: ({ message }): ApiError => new Conflict({ message }),
       InvalidConnectorProfile: ({ message }): ApiError => new UnprocessableEntity({ message })

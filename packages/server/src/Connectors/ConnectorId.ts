@@ -1,5 +1,6 @@
-import { BadRequest, type ConnectorOwner } from "@switchyard/api"
+import type { ConnectorOwner } from "@switchyard/api"
 import { Effect } from "effect"
+import { InvalidConnectorId } from "./ConnectorErrors.js"
 
 /** A connector address `key[@version][~owner]`, with the query's overrides applied. */
 export interface ConnectorRef {
@@ -12,19 +13,19 @@ export interface ConnectorRef {
 
 const ID = /^([a-z0-9_-]{1,100})(?:@([^@~\s]{1,100}))?(?:~([^@~\s]{1,100}))?$/
 
-const parseOwner = (owner: string | undefined): Effect.Effect<ConnectorOwner | undefined, BadRequest> =>
+const parseOwner = (owner: string | undefined): Effect.Effect<ConnectorOwner | undefined, InvalidConnectorId> =>
   owner === undefined || owner === "builtin" || owner === "custom"
     ? Effect.succeed(owner)
-    : Effect.fail(new BadRequest({ message: `Unknown connector owner "${owner}": use builtin or custom` }))
+    : Effect.fail(new InvalidConnectorId({ message: `Unknown connector owner "${owner}": use builtin or custom` }))
 
 export const parseConnectorId = (
   id: string,
   overrides: { readonly version?: string | undefined; readonly owner?: string | undefined } = {}
-): Effect.Effect<ConnectorRef, BadRequest> =>
+): Effect.Effect<ConnectorRef, InvalidConnectorId> =>
   Effect.gen(function*() {
     const match = ID.exec(id)
     if (match === null) {
-      return yield* new BadRequest({ message: `Invalid connector id "${id}": expected key[@version][~owner]` })
+      return yield* new InvalidConnectorId({ message: `Invalid connector id "${id}": expected key[@version][~owner]` })
     }
     const version = overrides.version ?? match[2]
     const owner = yield* parseOwner(overrides.owner ?? match[3])
@@ -32,10 +33,10 @@ export const parseConnectorId = (
   })
 
 /** `delete_connector` takes exactly `key@version`. */
-export const parseExactConnectorId = (id: string): Effect.Effect<{ key: string; version: string }, BadRequest> => {
+export const parseExactConnectorId = (id: string): Effect.Effect<{ key: string; version: string }, InvalidConnectorId> => {
   const match = /^([a-z0-9_-]{1,100})@([^@~\s]{1,100})$/.exec(id)
   return match === null || match[2] === "latest"
-    ? Effect.fail(new BadRequest({ message: `Invalid connector id "${id}": delete takes exactly key@version` }))
+    ? Effect.fail(new InvalidConnectorId({ message: `Invalid connector id "${id}": delete takes exactly key@version` }))
     : Effect.succeed({ key: match[1]!, version: match[2]! })
 }
 

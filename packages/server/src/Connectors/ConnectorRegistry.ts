@@ -1,10 +1,10 @@
 import type { ChangelogEntry, ConnectorOwner } from "@switchyard/api"
-import { Conflict, NotFound, UnprocessableEntity } from "@switchyard/api"
 import { canonicalJson, type ParsedConnector, parseConnector, parseConnectorValue } from "@switchyard/engine"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import * as Semver from "semver"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
+import { ConnectorConflict, ConnectorNotFound, InvalidConnectorSource } from "./ConnectorErrors.js"
 import type { ConnectorRef } from "./ConnectorId.js"
 import { ConnectorParser } from "./ConnectorParser.js"
 import { type ConnectorVersionRow, ConnectorsRepo } from "./ConnectorsRepo.js"
@@ -78,7 +78,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
           if (found !== undefined) return found
         }
         const what = `${ref.key}${ref.version === undefined ? "" : `@${ref.version}`}${ref.owner === undefined ? "" : `~${ref.owner}`}`
-        return yield* new NotFound({ message: `Connector ${what} not found` })
+        return yield* new ConnectorNotFound({ connector: what })
       })
 
     /** The versions a profile of `key` chooses from: the project's own if it has any, else built-in. */
@@ -110,7 +110,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
 
     const parse = (yaml: string) =>
       parser.parse(yaml).pipe(
-        Effect.mapError((error) => new UnprocessableEntity({ message: `Invalid connector YAML: ${error.message}` }))
+        Effect.mapError((error) => new InvalidConnectorSource({ message: `Invalid connector YAML: ${error.message}` }))
       )
 
     const rowFor = (connector: ParsedConnector) => ({
@@ -139,12 +139,12 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
             if (same.content_hash === connector.contentHash) return same
             const project = yield* projects.findProject(projectId).pipe(Effect.flatMap(Effect.orDie))
             if (project.immutable_versioning) {
-              return yield* new Conflict({
+              return yield* new ConnectorConflict({
                 message: `Connector ${key}@${version} already exists with different content; versions are immutable in this project: register a new version`
               })
             }
             if (!force) {
-              return yield* new Conflict({
+              return yield* new ConnectorConflict({
                 message: `Connector ${key}@${version} already exists with different content; pass force to replace it`
               })
             }
@@ -153,7 +153,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
           }
           const latest = newestFirst(own)[0]
           if (!force && latest !== undefined && !Semver.gt(version, latest.version)) {
-            return yield* new Conflict({
+            return yield* new ConnectorConflict({
               message: `Connector ${key}@${version} must be greater than the latest version ${latest.version} (or pass force)`
             })
           }
@@ -205,7 +205,7 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
           yield* repo.lockKey(projectId, key)
           const own = (yield* visible(projectId, [key])).filter((row) => row.owner === "custom")
           if (own.length > 0) {
-            return yield* new Conflict({
+            return yield* new ConnectorConflict({
               message: `A custom connector with key ${key} already exists; choose another title`
             })
           }

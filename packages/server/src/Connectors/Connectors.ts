@@ -1,21 +1,26 @@
-import {
-  BadRequest,
-  type Caller,
-  type Connector,
-  type ConnectorActionDetail,
-  type ConnectorExpansion,
-  type CreateConnector,
-  Forbidden,
-  type GetConnectorParams,
-  type ListConnectorsParams,
-  NotFound,
-  type ActionDetailParams,
-  Conflict
+import type {
+  ActionDetailParams,
+  Caller,
+  Connector,
+  ConnectorActionDetail,
+  ConnectorExpansion,
+  CreateConnector,
+  GetConnectorParams,
+  ListConnectorsParams
 } from "@switchyard/api"
 import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
+import { ConnectorProfileNotFound } from "../ConnectorProfiles/ConnectorProfileErrors.js"
 import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
+import {
+  ActionNotFound,
+  BuiltinConnectorReadOnly,
+  ConnectorNotFound,
+  ConnectorPinnedByAccounts,
+  ConnectorUsedByProfiles,
+  InvalidConnectorQuery
+} from "./ConnectorErrors.js"
 import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "./ConnectorId.js"
 import { categoriesOf, ConnectorRegistry, latestOf, newestFirst, resolveSpec, type VisibleVersion } from "./ConnectorRegistry.js"
 import { ConnectorsRepo } from "./ConnectorsRepo.js"
@@ -125,9 +130,9 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
     const profileFor = (caller: Caller, profileId: string, key: string) =>
       Effect.gen(function*() {
         const profile = yield* profiles.find(caller.projectId, profileId)
-        if (Option.isNone(profile)) return yield* new NotFound({ message: `Connector profile ${profileId} not found` })
+        if (Option.isNone(profile)) return yield* new ConnectorProfileNotFound({ profileId })
         if (profile.value.connector_key !== key) {
-          return yield* new BadRequest({
+          return yield* new InvalidConnectorQuery({
             message: `Connector profile ${profileId} is for connector ${profile.value.connector_key}, not ${key}`
           })
         }
@@ -138,7 +143,7 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
       Effect.gen(function*() {
         const expand = params.expand ?? []
         if (params.connector_profile_id !== undefined && !expand.includes("actions")) {
-          return yield* new BadRequest({ message: "connector_profile_id requires expand=actions" })
+          return yield* new InvalidConnectorQuery({ message: "connector_profile_id requires expand=actions" })
         }
         const ref = yield* parseConnectorId(id, params)
         const version = yield* registry.resolve(caller.projectId, ref)
@@ -168,24 +173,20 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
         const target = rows.find((row) => row.owner === "custom" && row.version === version)
         if (target === undefined) {
           if (rows.some((row) => row.owner === "builtin" && row.version === version)) {
-            return yield* new Forbidden({ message: `Built-in connector ${key}@${version} cannot be deleted` })
+            return yield* new BuiltinConnectorReadOnly({ key, version })
           }
-          return yield* new NotFound({ message: `Connector ${key}@${version} not found` })
+          return yield* new ConnectorNotFound({ connector: `${key}@${version}` })
         }
         const candidates = yield* registry.profileCandidates(caller.projectId, key)
         const usedBy = (yield* profiles.forKey(caller.projectId, key)).filter((profile) =>
           resolveSpec(candidates, profile.version_spec)?.id === target.id
         )
         if (usedBy.length > 0) {
-          return yield* new Conflict({
-            message: `Connector ${key}@${version} is used by connector profile(s) ${
-              usedBy.map((profile) => profile.id).join(", ")
-            }: repoint or delete them first`
-          })
+          return yield* new ConnectorUsedByProfiles({ key, version, profileIds: usedBy.map((profile) => profile.id) })
         }
         const pinned = yield* repo.accountsPinnedTo(caller.projectId, key, version)
         if (pinned > 0) {
-          return yield* new Conflict({ message: `Connector ${key}@${version} is used by ${pinned} account(s)` })
+          return yield* new ConnectorPinnedByAccounts({ key, version, accounts: pinned })
         }
         yield* repo.remove(target.id)
       })
@@ -196,7 +197,7 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
         const key = id.split(/[@~]/)[0]!
         const rows = yield* registry.visible(caller.projectId, [key])
         // as GET /v2/connectors/{id}: a key the project cannot see is unknown, not empty
-        if (rows.length === 0) return yield* new NotFound({ message: `Connector ${key} not found` })
+        if (rows.length === 0) return yield* new ConnectorNotFound({ connector: key })
         return newestFirst(rows).map(versionView)
       })
 
@@ -207,8 +208,11 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
         const pool = kind === "action" ? connector.definition.actions : eventActionsOf(connector)
         const action = pool.find((candidate) => candidate.actionId === actionId)
         if (action === undefined) {
-          return yield* new NotFound({
-            message: `Connector ${version.key}@${version.version} has no ${kind === "action" ? "action" : "event action"} ${actionId}`
+          return yield* new ActionNotFound({
+            connectorKey: version.key,
+            connectorVersion: version.version,
+            actionId,
+            kind: kind === "action" ? "action" : "event action"
           })
         }
         const expand = params.expand ?? []

@@ -1,9 +1,9 @@
-import { UnprocessableEntity } from "@switchyard/api"
 import { HttpClient } from "@effect/platform"
 import { Effect } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { OutboundHttp } from "../Provider/OutboundHttp.js"
 import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
+import { InvalidConnectorSource } from "./ConnectorErrors.js"
 import { ConnectorRegistry } from "./ConnectorRegistry.js"
 import { connectorKeyFromTitle, defaultTitle, type McpProbeResult, probeMcpServer } from "./McpProbe.js"
 
@@ -45,12 +45,12 @@ export class McpConnectors extends Effect.Service<McpConnectors>()("Switchyard/M
     const register = (projectId: string, serverUrl: string, title: string | undefined) =>
       Effect.gen(function*() {
         const url = yield* checkOutboundUrl(serverUrl, config.outboundAllowlist).pipe(
-          Effect.mapError((refused) => new UnprocessableEntity({ message: `mcp_server_url refused: ${refused.message}` }))
+          Effect.mapError((refused) => new InvalidConnectorSource({ message: `mcp_server_url refused: ${refused.message}` }))
         )
         const probe = yield* probeMcpServer(url, { allowlist: config.outboundAllowlist }).pipe(
           Effect.provideService(HttpClient.HttpClient, httpClient),
           Effect.mapError((failed) =>
-            new UnprocessableEntity({ message: `mcp_server_url is not a reachable MCP server: ${failed.message}` })
+            new InvalidConnectorSource({ message: `mcp_server_url is not a reachable MCP server: ${failed.message}` })
           )
         )
         const connectorTitle = title ?? defaultTitle(probe, url)
