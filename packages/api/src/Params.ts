@@ -22,7 +22,8 @@ export const commaSeparated = <A, I extends string, R>(item: Schema.Schema<A, I,
 const literalsOf = (ast: SchemaAST.AST): ReadonlyArray<string> =>
   SchemaAST.isLiteral(ast) ? [String(ast.literal)] : SchemaAST.isUnion(ast) ? ast.types.flatMap(literalsOf) : []
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+/** `text` matched literally inside a regular expression. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * An `expand` parameter: one or more of `expansions` (literals), comma-separated and/or repeated.

@@ -1,6 +1,7 @@
 /*
  * What server and client agree on when deciding whether a call may be repeated, and when:
- * the methods that are safe to send twice, and the `Retry-After` header read as a wait.
+ * the methods that are safe to send twice, the `Retry-After` header read as a wait, and the
+ * backoff when there is none.
  */
 
 const idempotentMethods: ReadonlySet<string> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
@@ -16,3 +17,10 @@ export const parseRetryAfter = (value: string | undefined, now: number = Date.no
   const at = Date.parse(text)
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000)
 }
+
+/**
+ * Exponential backoff with full jitter: a wait in [0, min(max, base · 2^attempt)) ms, drawn
+ * with `random` (a number in [0, 1)); `attempt` counts from 0.
+ */
+export const jitteredBackoffMillis = (baseMillis: number, maxMillis: number, attempt: number, random: number): number =>
+  Math.floor(random * Math.min(maxMillis, baseMillis * 2 ** attempt))

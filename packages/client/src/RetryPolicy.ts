@@ -1,3 +1,4 @@
+import { jitteredBackoffMillis } from "@switchyard/api"
 import { Duration } from "effect"
 
 /** How the client retries answers the server marks as transient (429 and 408, for calls safe to repeat). */
@@ -38,6 +39,5 @@ export const retryDelay = (
     const millis = retryAfterSeconds * 1000
     return millis > maxMillis ? undefined : Duration.millis(millis)
   }
-  const ceiling = Math.min(maxMillis, Duration.toMillis(policy.baseDelay) * 2 ** attempt)
-  return Duration.millis(Math.floor(random() * ceiling))
+  return Duration.millis(jitteredBackoffMillis(Duration.toMillis(policy.baseDelay), maxMillis, attempt, random()))
 }

@@ -1,5 +1,5 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Authentication } from "@switchyard/api"
+import { Authentication, escapeRegExp } from "@switchyard/api"
 import { Option } from "effect"
 
 /** One API operation as the request guards see it: before the router has matched anything. */
@@ -33,8 +33,6 @@ export const routerTarget = (url: string) => {
     ? { path: target, query: "" }
     : { path: target.slice(0, end + 1), query: target.slice(end + 2) }
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const toRoute = (
   group: HttpApiGroup.HttpApiGroup.AnyWithProps,

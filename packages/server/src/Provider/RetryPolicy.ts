@@ -1,4 +1,4 @@
-import { isIdempotentMethod } from "@switchyard/api"
+import { isIdempotentMethod, jitteredBackoffMillis } from "@switchyard/api"
 import type { ProviderResponse, ProviderTransportError } from "@switchyard/engine"
 import { Clock, Data, Duration, Effect, Random, Schedule } from "effect"
 
@@ -46,12 +46,12 @@ export class RetryableAnswer extends Data.TaggedError("RetryableAnswer")<{
 
 export type AttemptFailure = RetryableAnswer | ProviderTransportError
 
-/** Exponential backoff with full jitter: a random wait in [0, min(max, base · 2^attempt)). */
+/** Exponential backoff with full jitter, as the client backs off (`jitteredBackoffMillis`). */
 const backoff = (policy: RetryPolicy, attempt: number) =>
-  Effect.map(Random.next, (random) => {
-    const ceiling = Math.min(Duration.toMillis(policy.maxDelay), Duration.toMillis(policy.baseDelay) * 2 ** attempt)
-    return Duration.millis(Math.floor(random * ceiling))
-  })
+  Effect.map(Random.next, (random) =>
+    Duration.millis(
+      jitteredBackoffMillis(Duration.toMillis(policy.baseDelay), Duration.toMillis(policy.maxDelay), attempt, random)
+    ))
 
 /**
  * When a provider call is tried again: at most `maxAttempts` in all; after the provider's
