@@ -1,10 +1,19 @@
-import { type ApiError, BadRequest, Conflict, Forbidden, NotFound, UnprocessableEntity } from "@switchyard/api"
+import {
+  type ApiError,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PreconditionFailed,
+  UnprocessableEntity
+} from "@switchyard/api"
 import { Match } from "effect"
+import type { AccountError } from "./Accounts/AccountErrors.js"
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
 import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
 
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
-export type DomainError = ConnectorError | ConnectorProfileError
+export type DomainError = AccountError | ConnectorError | ConnectorProfileError
 
 /**
  * The one place domain failures become the documented API errors: a status per tag (the
@@ -13,6 +22,12 @@ export type DomainError = ConnectorError | ConnectorProfileError
 export const toApiError = (error: DomainError): ApiError =>
   Match.value(error).pipe(
     Match.tagsExhaustive({
+      AccountNotFound: ({ message }): ApiError => new NotFound({ message }),
+      AccountBlocked: ({ message }): ApiError => new PreconditionFailed({ message }),
+      AccountIntegrationDisabled: ({ message }): ApiError => new PreconditionFailed({ message }),
+      AccountConnectorGone: ({ message }): ApiError => new PreconditionFailed({ message }),
+      InvalidAccountRequest: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      InvalidAccountSetting: ({ message }): ApiError => new BadRequest({ message }),
       ConnectorNotFound: ({ message }): ApiError => new NotFound({ message }),
       ActionNotFound: ({ message }): ApiError => new NotFound({ message }),
       BuiltinConnectorReadOnly: ({ message }): ApiError => new Forbidden({ message }),

@@ -1,14 +1,9 @@
-import {
-  type AccountAction,
-  type AccountConnector,
-  type AccountConnectorProfile,
-  type AccountExpansion,
-  UnprocessableEntity
-} from "@switchyard/api"
+import type { AccountAction, AccountConnector, AccountConnectorProfile, AccountExpansion } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, newestFirst, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { InvalidAccountRequest } from "./AccountErrors.js"
 import type { AccountRow } from "./AccountsRepo.js"
 
 export interface AccountExpansions {
@@ -28,7 +23,7 @@ export class AccountConnections extends Effect.Service<AccountConnections>()("Sw
     const registry = yield* ConnectorRegistry
     const profiles = yield* ConnectorProfiles
 
-    /** Resolves what a new account links to; every failure is a 422 naming the field. */
+    /** Resolves what a new account links to; every failure names the field. */
     const resolveForLink = (
       projectId: string,
       body: { readonly connector_key: string; readonly connector_version?: string | undefined; readonly connector_profile_id?: string | undefined }
@@ -37,24 +32,24 @@ export class AccountConnections extends Effect.Service<AccountConnections>()("Sw
         if (body.connector_profile_id !== undefined) {
           const profile = yield* profiles.find(projectId, body.connector_profile_id).pipe(
             Effect.mapError(() =>
-              new UnprocessableEntity({
+              new InvalidAccountRequest({
                 message: `connector_profile_id ${body.connector_profile_id} is not a connector profile of this project`
               })
             )
           )
           if (profile.connector_key !== body.connector_key) {
-            return yield* new UnprocessableEntity({
+            return yield* new InvalidAccountRequest({
               message: `connector_profile_id ${profile.id} is for connector ${profile.connector_key}, not ${body.connector_key}`
             })
           }
           const version = yield* profiles.resolveProfile(projectId, profile)
           if (Option.isNone(version)) {
-            return yield* new UnprocessableEntity({
+            return yield* new InvalidAccountRequest({
               message: `connector profile ${profile.id} (${profile.version_spec}) resolves to no version of ${profile.connector_key}`
             })
           }
           if (body.connector_version !== undefined && body.connector_version !== version.value.version) {
-            return yield* new UnprocessableEntity({
+            return yield* new InvalidAccountRequest({
               message: `connector_version ${body.connector_version} differs from ${version.value.version}, the version of connector profile ${profile.id}`
             })
           }
@@ -66,7 +61,7 @@ export class AccountConnections extends Effect.Service<AccountConnections>()("Sw
           owner: undefined
         }).pipe(
           Effect.mapError(() =>
-            new UnprocessableEntity({
+            new InvalidAccountRequest({
               message: body.connector_version === undefined
                 ? `connector_key ${body.connector_key} is not a connector available to this project`
                 : `connector ${body.connector_key}@${body.connector_version} does not exist`

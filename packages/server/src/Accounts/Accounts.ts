@@ -1,18 +1,10 @@
-import {
-  type Account,
-  type AccountExpansion,
-  type Caller,
-  type CreateAccount,
-  type ListAccountsParams,
-  NotFound,
-  type PatchAccount,
-  UnprocessableEntity
-} from "@switchyard/api"
+import type { Account, AccountExpansion, Caller, CreateAccount, ListAccountsParams, PatchAccount } from "@switchyard/api"
 import { DateTime, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { AccountConnections, type AccountExpansions } from "./AccountConnections.js"
+import { AccountNotFound, InvalidAccountRequest } from "./AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
 import { checkUrlSettings } from "./urlSettings.js"
@@ -28,8 +20,6 @@ const statusLabels: Record<Account["status"], string> = {
   expired: "Expired",
   disabled: "Disabled"
 }
-
-const notFound = (id: string) => new NotFound({ message: `Account ${id} not found` })
 
 export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", {
   effect: Effect.gen(function*() {
@@ -103,7 +93,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const get = (caller: Caller, id: string, expand: ReadonlyArray<AccountExpansion>) =>
       repo.find(caller.projectId, id).pipe(
         Effect.flatMap(Option.match({
-          onNone: () => Effect.fail(notFound(id)),
+          onNone: () => Effect.fail(new AccountNotFound({ accountId: id })),
           onSome: (row) => renderOne(caller.projectId, row, expand)
         }))
       )
@@ -111,7 +101,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const patch = (caller: Caller, id: string, body: PatchAccount, expand: ReadonlyArray<AccountExpansion>) =>
       Effect.gen(function*() {
         if (body.status === undefined && body.status_reasons === undefined) {
-          return yield* new UnprocessableEntity({ message: "Provide status and/or status_reasons" })
+          return yield* new InvalidAccountRequest({ message: "Provide status and/or status_reasons" })
         }
         const now = new Date().toISOString()
         const changes = {
@@ -125,22 +115,22 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
           })
         }
         const row = yield* repo.updateStatus(caller.projectId, id, changes)
-        if (Option.isNone(row)) return yield* notFound(id)
+        if (Option.isNone(row)) return yield* new AccountNotFound({ accountId: id })
         return yield* renderOne(caller.projectId, row.value, expand)
       })
 
     const remove = (caller: Caller, id: string) =>
       repo.remove(caller.projectId, id).pipe(
-        Effect.flatMap((removed) => removed ? Effect.void : Effect.fail(notFound(id)))
+        Effect.flatMap((removed) => removed ? Effect.void : Effect.fail(new AccountNotFound({ accountId: id })))
       )
 
     const create = (caller: Caller, body: CreateAccount) =>
       Effect.gen(function*() {
         if (Buffer.byteLength(JSON.stringify(body.credentials)) > MAX_CREDENTIALS_BYTES) {
-          return yield* new UnprocessableEntity({ message: `credentials must be at most ${MAX_CREDENTIALS_BYTES} bytes` })
+          return yield* new InvalidAccountRequest({ message: `credentials must be at most ${MAX_CREDENTIALS_BYTES} bytes` })
         }
         if (body.settings !== undefined && Buffer.byteLength(JSON.stringify(body.settings)) > MAX_SETTINGS_BYTES) {
-          return yield* new UnprocessableEntity({ message: `settings must be at most ${MAX_SETTINGS_BYTES} bytes` })
+          return yield* new InvalidAccountRequest({ message: `settings must be at most ${MAX_SETTINGS_BYTES} bytes` })
         }
         yield* checkUrlSettings(body.settings)
         const link = yield* connections.resolveForLink(caller.projectId, body)

@@ -1,5 +1,5 @@
-import { BadRequest } from "@switchyard/api"
 import { Effect } from "effect"
+import { InvalidAccountSetting } from "./AccountErrors.js"
 
 /** Settings that hold a provider address: `base_url` (the account's provider base URL) and any `*_url` or `*Url`. */
 const isUrlSetting = (key: string) => key === "base_url" || key.endsWith("_url") || /[a-z0-9]Url$/.test(key)
@@ -16,12 +16,12 @@ const isWebUrl = (value: unknown) => {
 
 /**
  * Refuses a link whose URL settings are not absolute http or https URLs, so that
- * `file:///etc/passwd` is a 400 naming the field now rather than a failing call later.
+ * `file:///etc/passwd` is refused naming the field now rather than a failing call later.
  * Whether the address may be called is decided per call, by the outbound guard.
  */
 export const checkUrlSettings = (settings: Readonly<Record<string, unknown>> | undefined) => {
   const invalid = Object.entries(settings ?? {}).find(([key, value]) => isUrlSetting(key) && !isWebUrl(value))
   return invalid === undefined
     ? Effect.void
-    : Effect.fail(new BadRequest({ message: `settings.${invalid[0]} must be an absolute http or https URL` }))
+    : Effect.fail(new InvalidAccountSetting({ setting: invalid[0] }))
 }
