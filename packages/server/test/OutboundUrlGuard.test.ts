@@ -8,6 +8,7 @@ import {
   outboundAllowlistConfig,
   parseOutboundAllowlist
 } from "../src/Provider/OutboundUrlGuard.js"
+import { makeOutboundVerdicts, VerdictKey } from "../src/Provider/OutboundVerdicts.js"
 
 // Real lookups by default; single tests substitute answers for names that do not exist.
 vi.mock("node:dns/promises", async (importOriginal) => {
@@ -216,4 +217,11 @@ describe("OutboundUrlGuard", () => {
         expect(String(error)).toContain("10.0.0.0/99")
       }))
   })
+
+  it.effect("an unparsable URL gets a verdict (refused as invalid), not a defect", () =>
+    Effect.gen(function*() {
+      const verdicts = yield* makeOutboundVerdicts([])
+      const verdict = yield* verdicts.get(new VerdictKey("http://[not-an-address/", false))
+      expect(Either.isLeft(verdict) && verdict.left.reason).toBe("invalid_url")
+    }))
 })

@@ -1,12 +1,21 @@
 import { Cache, Duration, Effect, Equal, Hash } from "effect"
 import { checkOutboundUrl } from "./OutboundUrlGuard.js"
 
+/** An unparsable URL is its own key: `checkOutboundUrl` refuses it with a message, not a defect. */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
+}
+
 /** A URL to vet, equal to every other of its origin and kind: the verdict holds for the origin. */
 export class VerdictKey implements Equal.Equal {
   private readonly origin: string
 
   constructor(readonly url: string, readonly foreign: boolean) {
-    this.origin = `${foreign ? "foreign " : ""}${new URL(url).origin}`
+    this.origin = `${foreign ? "foreign " : ""}${originOf(url)}`
   }
 
   [Equal.symbol](that: Equal.Equal): boolean {
