@@ -5,7 +5,7 @@ import { Effect, Layer } from "effect"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { accountBody, clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
@@ -34,12 +34,7 @@ const setup = Effect.gen(function*() {
   })
   const linkHris = (version: string) =>
     project.client.accounts.create_account({
-      payload: accountBody({
-        connector_key: "bamboohr",
-        connector_version: version,
-        credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-        settings: { base_url: sandbox.hris.baseUrl }
-      })
+      payload: sandboxBambooAccount(sandbox, { connector_version: version })
     })
   const hris = yield* linkHris("1.0.0")
   const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown; raw?: boolean }, idempotencyKey?: string) =>

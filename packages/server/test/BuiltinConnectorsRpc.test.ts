@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { type Json, SandboxLive, SandboxProviders, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
+import { type Json, SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -30,12 +30,7 @@ const setup = Effect.gen(function*() {
     payload: sandboxGreenhouseAccount(sandbox, { connector_version: "1.2.0" })
   })
   const bamboohr = yield* client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "bamboohr",
-      connector_version: "1.1.0",
-      credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-      settings: { base_url: sandbox.hris.baseUrl }
-    })
+    payload: sandboxBambooAccount(sandbox, { connector_version: "1.1.0" })
   })
   const talentlms = yield* client.accounts.create_account({
     payload: accountBody({

@@ -6,8 +6,8 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { freshProject } from "./support/Fixtures.js"
+import { SandboxLive, SandboxProviders, sandboxBambooAccount } from "./support/SandboxLayer.js"
 import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl, TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
@@ -23,12 +23,7 @@ const auth = { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")
 const REQUEST_TIMEOUT = 60_000
 
 const hrisAccount = (sandbox: Sandbox) =>
-  accountBody({
-    connector_key: "bamboohr",
-    connector_version: "1.0.0",
-    credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-    settings: { base_url: sandbox.hris.baseUrl }
-  })
+  sandboxBambooAccount(sandbox, { connector_version: "1.0.0" })
 
 const employeePath = (sandbox: Sandbox) => `/api/gateway.php/${sandbox.hris.companyDomain}/v1/employees/101`
 const updateEmployee = { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Recovered" } }

@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
@@ -197,11 +197,7 @@ layer(Server, { excludeTestServices: true })("unified API", (it) => {
     Effect.gen(function*() {
       const { project, sandbox } = yield* setup
       const hris = yield* project.client.accounts.create_account({
-        payload: accountBody({
-          connector_key: "bamboohr",
-          credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-          settings: { base_url: sandbox.hris.baseUrl }
-        })
+        payload: sandboxBambooAccount(sandbox)
       })
       const auth = { authorization: `Basic ${Buffer.from(`${sandbox.hris.apiKey}:x`).toString("base64")}`, accept: "application/json" }
       const directory = yield* Effect.promise(() =>

@@ -2,8 +2,8 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
-import { accountBody, freshProject } from "./support/Fixtures.js"
-import { type Json, SandboxLive, SandboxProviders, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
+import { freshProject } from "./support/Fixtures.js"
+import { type Json, SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
@@ -25,11 +25,7 @@ const setup = Effect.gen(function*() {
     payload: sandboxGreenhouseAccount(sandbox)
   })
   const hris = yield* project.client.accounts.create_account({
-    payload: accountBody({
-      connector_key: "bamboohr",
-      credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-      settings: { base_url: sandbox.hris.baseUrl }
-    })
+    payload: sandboxBambooAccount(sandbox)
   })
   sandbox.faults.clear()
   const client = project.client

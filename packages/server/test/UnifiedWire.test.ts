@@ -2,8 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
-import { accountBody } from "./support/Fixtures.js"
-import { applicationWithNote, direct, type Json, SandboxLive } from "./support/SandboxLayer.js"
+import { applicationWithNote, direct, type Json, SandboxLive, sandboxBambooAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -128,11 +127,7 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
           return { status: response.status, body: await response.json() as Json }
         })
       const bamboo = yield* project.client.accounts.create_account({
-        payload: accountBody({
-          connector_key: "bamboohr",
-          credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
-          settings: { base_url: sandbox.hris.baseUrl }
-        })
+        payload: sandboxBambooAccount(sandbox)
       })
       const applications = (yield* direct(sandbox, "ats", "/applications?per_page=500&status=active")) as Array<Json>
       const app = applications.find((candidate) => candidate.current_stage !== null && !candidate.prospect)!

@@ -28,6 +28,14 @@ export const sandboxGreenhouseAccount = (sandbox: Sandbox, overrides: Partial<Cr
     ...overrides
   })
 
+export const sandboxBambooAccount = (sandbox: Sandbox, overrides: Partial<CreateAccount> = {}) =>
+  accountBody({
+    connector_key: "bamboohr",
+    credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain },
+    settings: { base_url: sandbox.hris.baseUrl },
+    ...overrides
+  })
+
 /** A provider record as the sandbox's own API answers it. */
 export type Json = Record<string, any>
 
