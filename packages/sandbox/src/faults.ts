@@ -1,4 +1,4 @@
-import type { Provider } from "./http.js"
+import type { Provider } from "./http/shared.js"
 
 /**
  * Fault injection. A fault is chosen per request from the `x-sandbox-fault` header, or per run from

@@ -1,4 +1,4 @@
-import type { Ctx } from "./http.js"
+import type { Ctx } from "./http/ctx.js"
 
 /** Path parameters by name, already URI-decoded. */
 export type Params = Record<string, string>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { Ctx } from "../src/http.js"
+import type { Ctx } from "../src/http/ctx.js"
 import { findRoute, guardedRoutes, route } from "../src/router.js"
 
 const noop = (): void => undefined

@@ -1,4 +1,4 @@
-import { sendJson } from "../http.js"
+import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
 import type { AtsContext } from "./atsContext.js"
 import type { EmailRec } from "./data.js"

@@ -1,4 +1,4 @@
-import type { Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
 import type { AtsContext } from "./atsContext.js"
 import type { CandidateRec } from "./data.js"
 import { validationError } from "./errors.js"

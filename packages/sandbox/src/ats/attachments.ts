@@ -1,4 +1,5 @@
-import { HttpError, sendBytes, sendChunks, sendJson } from "../http.js"
+import { HttpError } from "../http/httpError.js"
+import { sendBytes, sendChunks, sendJson } from "../http/responses.js"
 import { route, type Route } from "../router.js"
 import type { AtsContext } from "./atsContext.js"
 import { APPLICATION_ATTACHMENT_TYPES, CANDIDATE_ATTACHMENT_TYPES, parseAttachment, saveAttachment } from "./attachmentUpload.js"

@@ -1,5 +1,5 @@
-import type { Ctx } from "../http.js"
-import { sendJson } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
+import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
 import type { AtsContext } from "./atsContext.js"
 import { applyCustomFields } from "./customFields.js"

@@ -1,4 +1,4 @@
-import { HttpError } from "../http.js"
+import { HttpError } from "../http/httpError.js"
 
 /** Greenhouse's error answers: 422 naming the field, 422 for a state conflict, 404. */
 

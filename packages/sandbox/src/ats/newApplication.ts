@@ -1,4 +1,4 @@
-import type { Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
 import { APPLICATION_ATTACHMENT_TYPES, parseAttachment, saveAttachment, type ParsedAttachment } from "./attachmentUpload.js"
 import type { AtsContext } from "./atsContext.js"
 import type { ApplicationRec, AtsState, CandidateRec, JobRec } from "./data.js"

@@ -1,4 +1,4 @@
-import type { Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
 import { notFoundError, validationError } from "./errors.js"
 
 /** Reading request bodies, path ids and query filters the way Greenhouse validates them. */

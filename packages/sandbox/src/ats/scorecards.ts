@@ -1,4 +1,4 @@
-import { sendJson } from "../http.js"
+import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
 import { found, type AtsContext } from "./atsContext.js"
 import { pathId, createdAndUpdatedFilters, timeFilter } from "./params.js"

@@ -1,4 +1,5 @@
-import { sendJson, type Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
+import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
 import { activityFeedRoutes } from "./activityFeed.js"
 import { applicationRoutes } from "./applications.js"

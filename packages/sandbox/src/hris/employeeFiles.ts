@@ -1,4 +1,4 @@
-import { sendBytes } from "../http.js"
+import { sendBytes } from "../http/responses.js"
 import type { Route } from "../router.js"
 import { bambooError } from "./errors.js"
 import type { HrisContext } from "./hrisContext.js"

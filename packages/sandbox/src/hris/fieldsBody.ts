@@ -1,4 +1,4 @@
-import type { Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
 import { bambooError } from "./errors.js"
 
 /** Reading written fields the way BambooHR takes them: JSON or XML bodies, dates as YYYY-MM-DD. */

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js"
 import type { FileStore } from "../files.js"
-import { basicAuth, HttpError } from "../http.js"
+import { basicAuth } from "../http/basicAuth.js"
+import { HttpError } from "../http/httpError.js"
 import { guardedRoutes, type Handler, type Route } from "../router.js"
 import { EMPLOYEE_ID_BASE, type EmployeeRec, type HrisState, type TableRow } from "./data.js"
 import { bambooError } from "./errors.js"

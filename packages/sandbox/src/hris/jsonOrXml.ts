@@ -1,4 +1,5 @@
-import { sendJson, type Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
+import { sendJson } from "../http/responses.js"
 
 /** BambooHR answers XML unless the client asks for JSON. */
 

@@ -1,4 +1,4 @@
-import type { Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
 import type { Route } from "../router.js"
 import { directoryRoutes } from "./directory.js"
 import { employeeFileRoutes } from "./employeeFiles.js"

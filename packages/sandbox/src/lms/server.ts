@@ -1,5 +1,8 @@
 import type { Clock } from "../clock.js"
-import { basicAuth, HttpError, sendJson, type Ctx } from "../http.js"
+import { basicAuth } from "../http/basicAuth.js"
+import type { Ctx } from "../http/ctx.js"
+import { HttpError } from "../http/httpError.js"
+import { sendJson } from "../http/responses.js"
 import { guardedRoutes, type Route } from "../router.js"
 import type { Enrollment, LmsCourse, LmsState, LmsUser } from "./data.js"
 

@@ -4,7 +4,8 @@ import { z } from "zod"
 import type { AtsState, CandidateRec } from "../ats/data.js"
 import { AtsViews, searchCandidates } from "../ats/views.js"
 import { hash32, rngFor } from "../prng.js"
-import { sendJson, type Ctx } from "../http.js"
+import type { Ctx } from "../http/ctx.js"
+import { sendJson } from "../http/responses.js"
 import * as W from "../words.js"
 
 /**
