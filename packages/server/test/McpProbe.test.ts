@@ -2,8 +2,10 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
+import type * as Http from "node:http"
 import { connectorKeyFromTitle, defaultTitle, probeMcpServer } from "../src/Connectors/McpProbe.js"
 import { atMcpPath, newMcpServer, serve, statelessMcp } from "./support/McpTestServers.js"
 
@@ -11,24 +13,34 @@ const TOKEN = "s3cret-token"
 
 const withNode = NodeHttpClient.layer
 
+/** A request's JSON body. */
+const readJson = async (req: Http.IncomingMessage): Promise<{ readonly id?: unknown; readonly method?: unknown }> => {
+  let text = ""
+  for await (const chunk of req) text += String(chunk)
+  return JSON.parse(text) as { readonly id?: unknown; readonly method?: unknown }
+}
+
 describe("probeMcpServer", () => {
   it.scopedLive("(a) an open server: auth none with its name and version (SSE answer)", () =>
     Effect.gen(function*() {
       const { origin, seen } = yield* serve(atMcpPath(statelessMcp("Acme Tools")))
       const result = yield* probeMcpServer(new URL(`${origin}/mcp`))
+      // The SDK's client asks for its latest protocol version, which the SDK's server grants.
       expect(result).toEqual({
         auth: "none",
         serverName: "Acme Tools",
         serverVersion: "1.2.3",
-        protocolVersion: "2025-06-18"
+        protocolVersion: LATEST_PROTOCOL_VERSION
       })
       const [initialize, initialized] = seen
       expect(initialize?.method).toBe("POST")
       expect(initialize?.headers["accept"]).toBe("application/json, text/event-stream")
       expect(initialize?.headers["content-type"]).toBe("application/json")
-      expect(initialize?.headers["mcp-protocol-version"]).toBe("2025-06-18")
+      // The SDK sends the version header once it is negotiated: from the request after initialize.
+      expect(initialize?.headers["mcp-protocol-version"]).toBeUndefined()
       expect(initialized?.method).toBe("POST")
-      // Stateless: no session, so no DELETE.
+      expect(initialized?.headers["mcp-protocol-version"]).toBe(LATEST_PROTOCOL_VERSION)
+      // Stateless: no session, so no DELETE; and no GET stream for server messages.
       expect(seen.map((request) => request.method)).toEqual(["POST", "POST"])
     }).pipe(Effect.provide(withNode)))
 
@@ -163,8 +175,11 @@ describe("probeMcpServer", () => {
         if (req.url === "/garbled") res.writeHead(200, json).end("{not json")
         else if (req.url === "/other") res.writeHead(200, json).end(JSON.stringify({ ok: true }))
         else if (req.url === "/rpc-error") {
-          res.writeHead(200, json).end(
-            JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } })
+          // A JSON-RPC error answers the request's own id.
+          void readJson(req).then((request) =>
+            res.writeHead(200, json).end(
+              JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "Method not found" } })
+            )
           )
         } else if (req.url === "/huge") res.writeHead(200, json).end(`"${"x".repeat(2 * 1024 * 1024)}"`)
         else res.writeHead(502).end("bad gateway")
