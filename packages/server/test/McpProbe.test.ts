@@ -13,6 +13,12 @@ const TOKEN = "s3cret-token"
 
 const withNode = NodeHttpClient.layer
 
+const initializeResult = (protocolVersion: string) => ({
+  protocolVersion,
+  capabilities: {},
+  serverInfo: { name: "Odd", version: "0.1" }
+})
+
 /** A request's JSON body. */
 const readJson = async (req: Http.IncomingMessage): Promise<{ readonly id?: unknown; readonly method?: unknown }> => {
   let text = ""
@@ -205,6 +211,78 @@ describe("probeMcpServer", () => {
       })
     }).pipe(Effect.provide(withNode)))
 
+  it.scopedLive("(d) what the SDK would wait on in vain fails at once: a stream without the answer, another id", () =>
+    Effect.gen(function*() {
+      const { origin } = yield* serve((req, res) => {
+        if (req.url === "/sse-ends") {
+          res.writeHead(200, { "content-type": "text/event-stream" })
+          return void res.end(": hello\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n")
+        }
+        if (req.url === "/sse-huge") {
+          res.writeHead(200, { "content-type": "text/event-stream" })
+          return void res.end(`data: "${"x".repeat(2 * 1024 * 1024)}"\n\n`)
+        }
+        res.writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: 99, result: initializeResult("2025-06-18") }))
+      })
+      // Any of these failing only at the timeout would fail the test (reason "timeout").
+      const probe = (path: string) =>
+        Effect.flip(probeMcpServer(new URL(`${origin}${path}`), { timeout: "30 seconds" }))
+      expect(yield* probe("/sse-ends")).toMatchObject({
+        reason: "not_mcp",
+        message: `${origin}/sse-ends: the event stream ended without an initialize result`
+      })
+      expect(yield* probe("/sse-huge")).toMatchObject({
+        reason: "too_large",
+        message: `${origin}/sse-huge: the response is larger than 1048576 bytes`
+      })
+      expect(yield* probe("/other-id")).toMatchObject({
+        reason: "not_mcp",
+        message: `${origin}/other-id: the response is not a JSON-RPC answer to initialize`
+      })
+    }).pipe(Effect.provide(withNode)))
+
+  it.scopedLive("(d) initialize results the SDK refuses: an unknown protocol version, no version, no serverInfo", () =>
+    Effect.gen(function*() {
+      const { origin } = yield* serve((req, res) =>
+        void readJson(req).then((request) => {
+          const result = req.url === "/old"
+            ? initializeResult("1999-01-01")
+            : req.url === "/no-version"
+            ? { capabilities: {}, serverInfo: { name: "x", version: "1" } }
+            : { protocolVersion: "2025-06-18", capabilities: {} }
+          res.writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }))
+        })
+      )
+      const probe = (path: string) => Effect.flip(probeMcpServer(new URL(`${origin}${path}`)))
+      expect(yield* probe("/old")).toMatchObject({
+        reason: "not_mcp",
+        message: `${origin}/old answered initialize with MCP version 1999-01-01, which this client does not support`
+      })
+      expect(yield* probe("/no-version")).toMatchObject({
+        reason: "not_mcp",
+        message: `${origin}/no-version: the initialize result has no protocolVersion`
+      })
+      const noInfo = yield* probe("/no-info")
+      expect(noInfo.reason).toBe("not_mcp")
+      expect(noInfo.message).toMatch(new RegExp(`^${origin}/no-info: the initialize result is not valid \\(serverInfo`))
+    }).pipe(Effect.provide(withNode)))
+
+  it.scopedLive("(a) a server that fails notifications/initialized still answered initialize", () =>
+    Effect.gen(function*() {
+      const { origin, seen } = yield* serve((req, res) =>
+        void readJson(req).then((request) => {
+          if (request.method !== "initialize") return void res.writeHead(500).end("no")
+          res.writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result: initializeResult("2025-06-18") }))
+        })
+      )
+      const result = yield* probeMcpServer(new URL(`${origin}/mcp`))
+      expect(result).toEqual({ auth: "none", serverName: "Odd", serverVersion: "0.1", protocolVersion: "2025-06-18" })
+      expect(seen.map((request) => request.method)).toEqual(["POST", "POST"])
+    }).pipe(Effect.provide(withNode)))
+
   it.scopedLive("(e) connection refused: McpProbeFailed", () =>
     Effect.gen(function*() {
       // A port that was just free: listen, note it, close.
@@ -241,6 +319,21 @@ describe("probeMcpServer", () => {
       }
       expect(seen).toHaveLength(2)
     }))
+
+  it.scopedLive("redirects within the origin are reported too (the SDK would follow them)", () =>
+    Effect.gen(function*() {
+      const { origin, seen } = yield* serve((req, res) => {
+        if (req.url === "/old") return void res.writeHead(307, { location: "/mcp" }).end()
+        return atMcpPath(statelessMcp("Moved"))(req, res)
+      })
+      const error = yield* Effect.flip(probeMcpServer(new URL(`${origin}/old`)))
+      expect(error).toMatchObject({
+        reason: "http_status",
+        status: 307,
+        message: `${origin}/old answered HTTP 307: redirects to /mcp; use the final URL`
+      })
+      expect(seen.map((request) => request.path)).toEqual(["/old"])
+    }).pipe(Effect.provide(withNode)))
 })
 
 describe("connector naming", () => {
