@@ -1,0 +1,95 @@
+import { Args, Command, HelpDoc, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
+import { DatabaseLive, table, UsageError } from "./Support.js"
+
+const list = Command.make("list", {}, () =>
+  Effect.gen(function*() {
+    const rows = yield* (yield* ProjectsRepo).listProjects
+    yield* Console.log(table(rows.map((p) => ({
+      id: p.id,
+      organization: p.organization_id,
+      name: p.name,
+      immutable: p.immutable_versioning ? "on" : "off",
+      created: p.created_at.toISOString()
+    }))))
+  })).pipe(Command.withDescription("List every project."), Command.provide(DatabaseLive))
+
+/** The name as --name or as the words after `create` (the older form), never both. */
+const projectName = (option: Option.Option<string>, words: ReadonlyArray<string>) => {
+  const positional = words.join(" ").trim()
+  if (Option.isSome(option) && positional.length > 0) {
+    return new UsageError({ message: "give the project name once: --name <name> or projects create <name>" })
+  }
+  const name = Option.getOrElse(option, () => positional).trim()
+  return name.length === 0
+    ? new UsageError({ message: "projects create needs a name (--name <name>)" })
+    : Effect.succeed(name)
+}
+
+/**
+ * The older form, `projects create Old Style`. Its words would also swallow a mistyped option
+ * (`--colour red`), so a word that starts with "-" is refused as the unknown option it is.
+ */
+const nameWords = Args.text({ name: "name" }).pipe(
+  Args.repeated,
+  Args.mapEffect((words) => {
+    const option = words.find((word) => word.startsWith("-"))
+    return option === undefined ? Effect.succeed(words) : Effect.fail(HelpDoc.p(`Unknown option '${option}'`))
+  }),
+  Args.withDescription("The name, instead of --name.")
+)
+
+const create = Command.make("create", {
+  name: Options.text("name").pipe(
+    Options.withPseudoName("name"),
+    Options.optional,
+    Options.withDescription("The project's name.")
+  ),
+  organization: Options.text("organization").pipe(
+    Options.withPseudoName("organization-id"),
+    Options.optional,
+    Options.withDescription("The organization's id (default: the first organization).")
+  ),
+  words: nameWords
+}, (input) =>
+  Effect.gen(function*() {
+    const projects = yield* ProjectsRepo
+    const name = yield* projectName(input.name, input.words)
+    const organizationId = yield* Option.match(input.organization, {
+      onNone: () => projects.listOrganizations.pipe(Effect.map((all) => all[0]?.id)),
+      onSome: (id) =>
+        projects.findOrganization(id).pipe(Effect.flatMap(Option.match({
+          onNone: () => new UsageError({ message: `no organization has id ${id}` }),
+          onSome: (organization) => Effect.succeed(organization.id)
+        })))
+    })
+    if (organizationId === undefined) {
+      return yield* new UsageError({ message: "no organization exists yet: start the server once first" })
+    }
+    const project = yield* projects.createProject(organizationId, name)
+    yield* Console.log(`created project ${project.id} (${project.name}) in organization ${organizationId}`)
+  })).pipe(Command.withDescription("Create a project."), Command.provide(DatabaseLive))
+
+const immutableVersioning = Command.make("immutable-versioning", {
+  projectId: Args.text({ name: "project-id" }),
+  enabled: Args.choice([["on", true], ["off", false]], { name: "setting" })
+}, ({ enabled, projectId }) =>
+  Effect.gen(function*() {
+    const project = yield* (yield* ProjectsRepo).setImmutableVersioning(projectId, enabled)
+    if (Option.isNone(project)) return yield* new UsageError({ message: `no project has id ${projectId}` })
+    yield* Console.log(
+      `immutable connector versioning is ${enabled ? "on" : "off"} for project ${projectId}` +
+        (enabled ? "" : " (force may now replace a registered version's content)")
+    )
+  })).pipe(
+    Command.withDescription(
+      "Turn immutable connector versioning on or off: while on, force cannot replace a registered version's content."
+    ),
+    Command.provide(DatabaseLive)
+  )
+
+export const projectsCommand = Command.make("projects").pipe(
+  Command.withDescription("List, create and configure projects."),
+  Command.withSubcommands([list, create, immutableVersioning])
+)
