@@ -4,20 +4,25 @@ import {
   Conflict,
   Forbidden,
   NotFound,
+  NotImplemented,
   PreconditionFailed,
   UnprocessableEntity
 } from "@switchyard/api"
 import { Match } from "effect"
 import type { AccountError } from "./Accounts/AccountErrors.js"
+import { actionFailureToApiError } from "./Actions/ActionErrors.js"
+import type { ActionRunError } from "./Actions/ActionRunErrors.js"
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
 import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
+import type { UnifiedError } from "./Unified/UnifiedErrors.js"
 
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
-export type DomainError = AccountError | ConnectorError | ConnectorProfileError
+export type DomainError = AccountError | ActionRunError | ConnectorError | ConnectorProfileError | UnifiedError
 
 /**
  * The one place domain failures become the documented API errors: a status per tag (the
- * compiler checks that every tag has one), the message as the error states it.
+ * compiler checks that every tag has one), the message as the error states it. The engine's
+ * run failures have their own mapping (`actionFailureToApiError`).
  */
 export const toApiError = (error: DomainError): ApiError =>
   Match.value(error).pipe(
@@ -28,6 +33,10 @@ export const toApiError = (error: DomainError): ApiError =>
       AccountConnectorGone: ({ message }): ApiError => new PreconditionFailed({ message }),
       InvalidAccountRequest: ({ message }): ApiError => new UnprocessableEntity({ message }),
       InvalidAccountSetting: ({ message }): ApiError => new BadRequest({ message }),
+      ActionNotEnabled: ({ message }): ApiError => new Forbidden({ message }),
+      IdempotencyConflict: ({ message, retryAfterSeconds }): ApiError =>
+        new Conflict({ message, retryAfter: retryAfterSeconds }),
+      IdempotencyKeyReused: ({ message }): ApiError => new UnprocessableEntity({ message }),
       ConnectorNotFound: ({ message }): ApiError => new NotFound({ message }),
       ActionNotFound: ({ message }): ApiError => new NotFound({ message }),
       BuiltinConnectorReadOnly: ({ message }): ApiError => new Forbidden({ message }),
@@ -39,6 +48,14 @@ export const toApiError = (error: DomainError): ApiError =>
       InvalidConnectorSource: ({ message }): ApiError => new UnprocessableEntity({ message }),
       ConnectorProfileNotFound: ({ message }): ApiError => new NotFound({ message }),
       ConnectorProfileInUse: ({ message }): ApiError => new Conflict({ message }),
-      InvalidConnectorProfile: ({ message }): ApiError => new UnprocessableEntity({ message })
+      InvalidConnectorProfile: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
+      InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
+      ActionInputError: actionFailureToApiError,
+      ProviderHttpError: actionFailureToApiError,
+      ProviderTransportError: actionFailureToApiError,
+      CustomProviderError: actionFailureToApiError,
+      ActionLimitError: actionFailureToApiError,
+      ActionDefinitionError: actionFailureToApiError
     })
   )

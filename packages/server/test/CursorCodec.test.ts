@@ -3,6 +3,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../src/Config.js"
 import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
+import { toApiError } from "../src/toApiError.js"
 import { CursorCodec } from "../src/Unified/CursorCodec.js"
 import { parseFields, projectFields } from "../src/Unified/projectFields.js"
 
@@ -49,7 +50,7 @@ describe("unified next cursor", () => {
         Effect.flip,
         Effect.provide(codecWith(key))
       )
-      expect(refused._tag).toBe("BadRequest")
+      expect(toApiError(refused)._tag).toBe("BadRequest")
     }))
 })
 

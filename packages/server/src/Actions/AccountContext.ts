@@ -1,6 +1,12 @@
-import { NotFound, PreconditionFailed } from "@switchyard/api"
 import type { ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
+import {
+  AccountBlocked,
+  AccountConnectorGone,
+  type AccountContextError,
+  AccountIntegrationDisabled,
+  AccountNotFound
+} from "../Accounts/AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "../Accounts/AccountsRepo.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
@@ -19,9 +25,9 @@ export interface AccountContext {
 const blockedStatuses = new Set(["suspended", "expired", "disabled"])
 
 /**
- * Resolves `x-account-id` for account-scoped calls (RPC, unified, MCP): 404 for an account
- * the project does not have, 412 for a suspended, expired or disabled account or one whose
- * profile (integration) is disabled.
+ * Resolves `x-account-id` for account-scoped calls (RPC, unified, MCP): refuses an account
+ * the project does not have, a suspended, expired or disabled one, one whose profile
+ * (integration) is disabled, and one whose connector version is gone.
  */
 export class AccountContexts extends Effect.Service<AccountContexts>()("Switchyard/AccountContexts", {
   effect: Effect.gen(function*() {
@@ -30,22 +36,20 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
     const registry = yield* ConnectorRegistry
     const cipher = yield* CredentialCipher
 
-    const resolve = (projectId: string, accountId: string) =>
+    const resolve = (projectId: string, accountId: string): Effect.Effect<AccountContext, AccountContextError> =>
       Effect.gen(function*() {
         const found = yield* accounts.findWithCredentials(projectId, accountId)
-        if (Option.isNone(found)) return yield* new NotFound({ message: `Account ${accountId} not found` })
+        if (Option.isNone(found)) return yield* new AccountNotFound({ accountId })
         // The sealed credentials stay here; the context carries only their opened form.
         const { credentials_ciphertext, credentials_key_id, ...account } = found.value
         if (blockedStatuses.has(account.status)) {
-          return yield* new PreconditionFailed({ message: `Account ${accountId} is ${account.status}` })
+          return yield* new AccountBlocked({ accountId, status: account.status })
         }
         const profile = account.connector_profile_id === null
           ? undefined
           : Option.getOrUndefined(yield* Effect.option(profiles.find(projectId, account.connector_profile_id)))
         if (profile !== undefined && !profile.active) {
-          return yield* new PreconditionFailed({
-            message: `Account ${accountId} belongs to a disabled integration (connector profile ${profile.id})`
-          })
+          return yield* new AccountIntegrationDisabled({ accountId, profileId: profile.id })
         }
         const version = profile === undefined
           ? yield* Effect.option(registry.resolve(projectId, {
@@ -55,10 +59,10 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           }))
           : yield* profiles.resolveProfile(projectId, profile)
         if (Option.isNone(version)) {
-          return yield* new PreconditionFailed({
-            message: `Account ${accountId} has no connector version to run (${account.connector_key}${
-              account.connector_version === null ? "" : `@${account.connector_version}`
-            } is gone)`
+          return yield* new AccountConnectorGone({
+            accountId,
+            connectorKey: account.connector_key,
+            connectorVersion: account.connector_version
           })
         }
         const connector = yield* registry.load(version.value)

@@ -11,7 +11,15 @@ import {
   TooManyRequests,
   UnprocessableEntity
 } from "@switchyard/api"
-import type { ActionError, ActionLimitError, ProviderTransportError } from "@switchyard/engine"
+import {
+  type ActionError,
+  ActionDefinitionError,
+  ActionInputError,
+  ActionLimitError,
+  CustomProviderError,
+  ProviderHttpError,
+  ProviderTransportError
+} from "@switchyard/engine"
 import { Match } from "effect"
 import { redactHeaders, redactValue } from "../Provider/Redaction.js"
 
@@ -60,25 +68,71 @@ const fromTransport = (failure: ProviderTransportError, message: string): ApiErr
 }
 
 /**
- * Maps an action failure to the documented errors, one case per engine failure (the compiler
- * checks that every tag and transport reason has one): provider 4xx → 400 with `data` and
- * `provider_errors`; provider 5xx or unreachable → 502; our deadline → 408 and provider 429
- * after retries → 429, both with Retry-After. Every value is redacted with `secrets`.
+ * The failure with every secret removed from what it carries (message, URL, headers, body),
+ * done where the run's secrets are known, before the failure leaves the runner.
  */
-export const toApiError = (failure: ActionError, secrets: ReadonlyArray<string>): ApiError => {
+export const redactActionFailure = (failure: ActionError, secrets: ReadonlyArray<string>): ActionError => {
   const message = String(redactValue(failure.message, secrets))
+  return Match.value(failure).pipe(
+    Match.tagsExhaustive({
+      ActionInputError: (failure): ActionError => new ActionInputError({ message, issues: failure.issues }),
+      ProviderHttpError: (failure): ActionError =>
+        new ProviderHttpError({
+          message,
+          status: failure.status,
+          url: String(redactValue(failure.url, secrets)),
+          method: failure.method,
+          body: redactValue(failure.body, secrets),
+          headers: redactHeaders(failure.headers, secrets),
+          stepId: failure.stepId
+        }),
+      ProviderTransportError: (failure): ActionError =>
+        new ProviderTransportError({
+          reason: failure.reason,
+          message,
+          url: String(redactValue(failure.url, secrets)),
+          retryAfter: failure.retryAfter,
+          response: failure.response === undefined ? undefined : {
+            ...failure.response,
+            headers: redactHeaders(failure.response.headers, secrets),
+            body: redactValue(failure.response.body, secrets)
+          }
+        }),
+      CustomProviderError: (failure): ActionError =>
+        new CustomProviderError({
+          message,
+          targetStatus: failure.targetStatus,
+          receivedStatus: failure.receivedStatus,
+          url: String(redactValue(failure.url, secrets)),
+          body: redactValue(failure.body, secrets),
+          stepId: failure.stepId
+        }),
+      ActionLimitError: (failure): ActionError =>
+        new ActionLimitError({ message, limit: failure.limit, stepId: failure.stepId }),
+      ActionDefinitionError: (failure): ActionError =>
+        new ActionDefinitionError({ message, actionId: failure.actionId, stepId: failure.stepId, path: failure.path })
+    })
+  )
+}
+
+/**
+ * Maps an action failure (already redacted) to the documented errors, one case per engine
+ * failure (the compiler checks that every tag and transport reason has one): provider 4xx →
+ * 400 with `data` and `provider_errors`; provider 5xx or unreachable → 502; our deadline → 408
+ * and provider 429 after retries → 429, both with Retry-After.
+ */
+export const actionFailureToApiError = (failure: ActionError): ApiError => {
+  const message = failure.message
   return Match.value(failure).pipe(
     Match.tagsExhaustive({
       ActionInputError: (): ApiError => new BadRequest({ message }),
       ProviderHttpError: (failure): ApiError => {
-        const status = failure.status
-        const headers = redactHeaders(failure.headers, secrets)
-        const url = String(redactValue(failure.url, secrets))
+        const { headers, status, url } = failure
         if (status >= 500) return new BadGateway({ message: `Provider error: ${status} from ${url}` })
         return new BadRequest({
           message: `Provider rejected the request: ${status} from ${url}`,
           data: { statusCode: status, message, headers },
-          provider_errors: [{ status, url, raw: redactValue(failure.body, secrets), headers }]
+          provider_errors: [{ status, url, raw: failure.body, headers }]
         })
       },
       ProviderTransportError: (failure) => fromTransport(failure, message),

@@ -1,12 +1,4 @@
 import {
-  type ApiError,
-  Conflict,
-  Forbidden,
-  NotFound,
-  NotImplemented,
-  UnprocessableEntity
-} from "@switchyard/api"
-import {
   canonicalJson,
   credentialSecrets,
   defaultRunLimits,
@@ -18,10 +10,12 @@ import {
 import { Effect, Option, Ref } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
+import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
-import { toApiError } from "./ActionErrors.js"
+import { actionFailureToApiError, redactActionFailure } from "./ActionErrors.js"
+import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { RequestLog } from "./RequestLog.js"
 
@@ -37,8 +31,6 @@ export interface RunOptions {
   /** Flat inputs, used as they are (unified and MCP calls); otherwise assembled from the parts. */
   readonly inputs?: Readonly<Record<string, unknown>> | undefined
   readonly idempotencyKey?: string | undefined
-  /** A connector without the action: 404 for the RPC (unknown action), 501 for unified calls. */
-  readonly missingAction?: "not_found" | "not_implemented" | undefined
   /** `stream` passes downloaded files on unread (the unified download); JSON answers need `bytes`. */
   readonly downloads?: "bytes" | "stream" | undefined
   /** The account as this request already resolved it (MCP lists the tools from it), not read again. */
@@ -82,21 +74,21 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       actionId: string,
       parts: ActionRequestParts,
       options: RunOptions
-    ): Effect.Effect<ActionRunResult, ApiError> =>
+    ): Effect.Effect<ActionRunResult, ActionRunError> =>
       Effect.gen(function*() {
         const started = Date.now()
         const context = options.context ?? (yield* contexts.resolve(projectId, accountId))
         const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
         if (action === undefined) {
-          const message = `Connector ${context.version.key}@${context.version.version} has no action ${actionId}`
-          return yield* options.missingAction === "not_implemented"
-            ? new NotImplemented({ message: `${message}: this operation is not implemented for the account's provider` })
-            : new NotFound({ message })
+          return yield* new ActionNotFound({
+            connectorKey: context.version.key,
+            connectorVersion: context.version.version,
+            actionId,
+            kind: "action"
+          })
         }
         if (context.profile !== undefined && !context.profile.enabled_actions.includes(actionId)) {
-          return yield* new Forbidden({
-            message: `Action ${actionId} is not enabled in connector profile ${context.profile.id}`
-          })
+          return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
         }
         yield* lastRequests.touch(accountId)
         // what must never leave in a capture, log or error: all but fields declared `secret: false`
@@ -120,13 +112,17 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           }
         ).pipe(
           Effect.provideService(ProviderTransport, transport),
-          Effect.mapError((failure) => toApiError(failure, secrets))
+          Effect.mapError((failure) => redactActionFailure(failure, secrets))
         )
 
         const runOnce = Effect.gen(function*() {
           const exit = yield* Effect.exit(run)
           const calls = yield* Ref.get(recorder.calls)
-          const status = exit._tag === "Success" ? 200 : exit.cause._tag === "Fail" ? exit.cause.error.statusCode : 500
+          // the log keeps the status and message the caller is answered with
+          const answer = exit._tag === "Failure" && exit.cause._tag === "Fail"
+            ? actionFailureToApiError(exit.cause.error)
+            : undefined
+          const status = exit._tag === "Success" ? 200 : answer?.statusCode ?? 500
           yield* requestLog.record({
             projectId,
             accountId,
@@ -140,7 +136,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
               status: call.response?.status ?? null,
               durationMs: call.durationMs
             })),
-            error: exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error.message : null,
+            error: answer?.message ?? null,
             at: new Date(started)
           })
           const output = yield* exit
@@ -154,16 +150,17 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         if (!(yield* idempotency.claim(scope, requestHash, IDEMPOTENCY_TTL_SECONDS, abandonedAfterSeconds))) {
           const existing = yield* idempotency.find(scope)
           if (Option.isNone(existing)) {
-            return yield* new Conflict({ message: `Idempotency-Key ${key} is being released; retry`, retryAfter: 1 })
+            return yield* new IdempotencyConflict({ key, state: "releasing", retryAfterSeconds: 1 })
           }
           if (existing.value.request_hash !== requestHash) {
-            return yield* new UnprocessableEntity({ message: `Idempotency-Key ${key} was used for a different request` })
+            return yield* new IdempotencyKeyReused({ key })
           }
           if (existing.value.state === "running") {
             // a run of a process that was killed becomes recoverable within a few heartbeats
-            return yield* new Conflict({
-              message: `A request with Idempotency-Key ${key} is still running`,
-              retryAfter: config.instanceHeartbeatSeconds
+            return yield* new IdempotencyConflict({
+              key,
+              state: "running",
+              retryAfterSeconds: config.instanceHeartbeatSeconds
             })
           }
           const stored = existing.value.response as { readonly data: unknown; readonly next: unknown }

@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Api, CurrentCaller } from "@switchyard/api"
 import { Effect } from "effect"
+import { toApiError } from "../toApiError.js"
 import { ActionRunner } from "./ActionRunner.js"
 import { jsonSafe } from "./jsonSafe.js"
 
@@ -14,7 +15,7 @@ export const ActionsHttpLive = HttpApiBuilder.group(Api, "actions", (handlers) =
         const result = yield* runner.execute(caller.projectId, headers["x-account-id"], payload.action, parts, {
           kind: "rpc",
           idempotencyKey: headers["idempotency-key"]
-        })
+        }).pipe(Effect.mapError(toApiError))
         return {
           data: jsonSafe(result.data),
           ...(result.next === undefined || result.next === null ? {} : { next: result.next }),

@@ -1,8 +1,9 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import type { ApiError } from "@switchyard/api"
 import { Cause, Effect } from "effect"
+import type { AccountContextError } from "../Accounts/AccountErrors.js"
 import { AccountContexts } from "../Actions/AccountContext.js"
 import { ActionRunner } from "../Actions/ActionRunner.js"
+import { toApiError } from "../toApiError.js"
 import { isExposed, toolFor, toolName } from "./McpTools.js"
 import { errorResult, internalErrorResult, successResult } from "./McpToolResults.js"
 
@@ -17,14 +18,14 @@ export interface AccountToolset {
  * The MCP view of a linked account: its connector's actions that its profile enables, run
  * through the ActionRunner (the RPC's path: limits, retries, account rules, request log,
  * `last_request`). Resolving the account (once per request, shared with the call) applies the
- * 404 and 412 rules before MCP starts.
+ * account rules (not found, blocked) before MCP starts.
  */
 export class AccountTools extends Effect.Service<AccountTools>()("Switchyard/AccountTools", {
   effect: Effect.gen(function*() {
     const contexts = yield* AccountContexts
     const runner = yield* ActionRunner
 
-    const forAccount = (projectId: string, accountId: string): Effect.Effect<AccountToolset, ApiError> =>
+    const forAccount = (projectId: string, accountId: string): Effect.Effect<AccountToolset, AccountContextError> =>
       Effect.gen(function*() {
         const context = yield* contexts.resolve(projectId, accountId)
         const key = context.version.key
@@ -39,7 +40,7 @@ export class AccountTools extends Effect.Service<AccountTools>()("Switchyard/Acc
           if (action === undefined) return Effect.succeed(undefined)
           return runner.execute(projectId, accountId, action.actionId, {}, { kind: "mcp", inputs: args, context }).pipe(
             Effect.map((result) => successResult(action, result.data, result.next)),
-            Effect.catchAll((error) => Effect.succeed(errorResult(error))),
+            Effect.catchAll((error) => Effect.succeed(errorResult(toApiError(error)))),
             Effect.catchAllDefect((defect) =>
               Effect.as(Effect.logError("MCP tool call failed", Cause.die(defect)), internalErrorResult)
             )

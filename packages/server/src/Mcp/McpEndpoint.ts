@@ -5,6 +5,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { Authentication, BadRequest, basic, MethodNotAllowed } from "@switchyard/api"
 import { type Context, Duration, Effect, Runtime } from "effect"
 import { SwitchyardConfig } from "../Config.js"
+import { toApiError } from "../toApiError.js"
 import { type AccountToolset, AccountTools } from "./AccountTools.js"
 import { checkedMcpRequest, jsonRpcError } from "./McpRequestBody.js"
 
@@ -108,7 +109,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
       const caller = yield* authenticate(authentication)
       if (request.method !== "POST") return yield* methodNotAllowed(request.method)
       const accountId = yield* accountIdOf(request)
-      const toolset = yield* tools.forAccount(caller.projectId, accountId)
+      const toolset = yield* Effect.mapError(tools.forAccount(caller.projectId, accountId), toApiError)
       return yield* exchange(request, toolset, deadline)
     })
     yield* router.all(MCP_PATH, handler)

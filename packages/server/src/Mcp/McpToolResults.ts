@@ -42,7 +42,7 @@ const truncate = (value: string) => value.length > MAX_DETAIL ? `${value.slice(0
 
 /**
  * The error as the agent reads it: status and message, and for a provider's refusal what
- * the provider said. Every part was already redacted when the runner built the error.
+ * the provider said. Every part was already redacted by the runner.
  */
 export const errorResult = (error: ApiError): CallToolResult => {
   const lines = [`${error.statusCode} ${error.message}`]

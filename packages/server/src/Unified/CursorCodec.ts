@@ -1,7 +1,7 @@
-import { BadRequest } from "@switchyard/api"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { InvalidCursor } from "./UnifiedErrors.js"
 
 const CURSOR_TTL_SECONDS = 24 * 60 * 60
 const MAX_CURSOR_LENGTH = 4096
@@ -17,12 +17,12 @@ interface CursorPayload {
   readonly e: number
 }
 
-const invalid = (why: string) => new BadRequest({ message: `Invalid next cursor: ${why}; start again without next` })
+const invalid = (reason: string) => new InvalidCursor({ reason })
 
 /**
  * The unified `next`: an opaque, signed token carrying the provider's cursor, valid only for
  * the account and operation that produced it and for a day. Tampered, foreign or expired
- * tokens are a 400, never a request to the provider.
+ * tokens are refused, never a request to the provider.
  */
 export class CursorCodec extends Effect.Service<CursorCodec>()("Switchyard/CursorCodec", {
   effect: Effect.gen(function*() {

@@ -3,6 +3,7 @@ import { Api, type ApiError, CurrentCaller, type UnifiedKind, unifiedOperationOf
 import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
+import { toApiError } from "../toApiError.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
@@ -68,7 +69,8 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
   Effect.gen(function*() {
     const caller = yield* CurrentCaller
     const call = toCall(operationId, request)
-    const work: Effect.Effect<unknown, ApiError> = Effect.map(runner.run(caller.projectId, call), (result) => {
+    const run = (call: UnifiedCall) => Effect.mapError(runner.run(caller.projectId, call), toApiError)
+    const work: Effect.Effect<unknown, ApiError> = Effect.map(run(call), (result) => {
       const timestamp = new Date().toISOString()
       switch (kind) {
         case "list":
@@ -90,7 +92,7 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
     })
     if (kind === "download") {
       // errors up to the provider's answer are ordinary error bodies; the bytes are streamed after
-      const result = yield* runner.run(caller.projectId, { ...call, streamDownloads: true })
+      const result = yield* run({ ...call, streamDownloads: true })
       const document = documentOf(result.data)
       if (document === undefined) return yield* Effect.die(new Error(`${operationId} returned no document bytes`))
       return documentResponse(document, request.urlParams ?? {}, yield* HttpServerRequest.HttpServerRequest)

@@ -1,9 +1,10 @@
-import type { ApiError } from "@switchyard/api"
 import { Effect } from "effect"
+import type { ActionRunError } from "../Actions/ActionRunErrors.js"
 import { ActionRunner } from "../Actions/ActionRunner.js"
 import type { RawCall } from "../Provider/ProviderHttp.js"
 import { CursorCodec } from "./CursorCodec.js"
 import { parseFields, projectFields } from "./projectFields.js"
+import { type InvalidCursor, OperationNotImplemented } from "./UnifiedErrors.js"
 
 export const UNIFIED_DEFAULT_PAGE_SIZE = 25
 
@@ -33,6 +34,9 @@ export interface UnifiedCall {
   readonly streamDownloads?: boolean | undefined
 }
 
+/** A connector without the operation's action does not implement it: no action is "not found" here. */
+export type UnifiedRunError = Exclude<ActionRunError, { readonly _tag: "ActionNotFound" }> | OperationNotImplemented | InvalidCursor
+
 export interface UnifiedResult {
   readonly data: unknown
   readonly next: string | null
@@ -41,7 +45,7 @@ export interface UnifiedResult {
 
 /**
  * Runs a unified operation through the account's connector: the action whose id is the
- * operation id (501 when the connector has none), with inputs as the connector format
+ * operation id (not implemented when the connector has none), with inputs as the connector format
  * describes (path ids, page_size, cursor, filter_<key>, proxy, body); then projects
  * `fields` and wraps the provider cursor into a signed `next`.
  */
@@ -50,7 +54,7 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
     const runner = yield* ActionRunner
     const cursors = yield* CursorCodec
 
-    const run = (projectId: string, call: UnifiedCall): Effect.Effect<UnifiedResult, ApiError> =>
+    const run = (projectId: string, call: UnifiedCall): Effect.Effect<UnifiedResult, UnifiedRunError> =>
       Effect.gen(function*() {
         const filter: Record<string, unknown> = { ...call.filter }
         // deprecated flat forms: filter[updated_after] wins, then updated_after, then sync_token (a time)
@@ -76,9 +80,17 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
         const result = yield* runner.execute(projectId, call.accountId, call.operationId, {}, {
           kind: "unified",
           inputs,
-          missingAction: "not_implemented",
           downloads: call.streamDownloads === true ? "stream" : "bytes"
-        })
+        }).pipe(
+          Effect.catchTag("ActionNotFound", (missing) =>
+            Effect.fail(
+              new OperationNotImplemented({
+                operationId: missing.actionId,
+                connectorKey: missing.connectorKey,
+                connectorVersion: missing.connectorVersion
+              })
+            ))
+        )
         return {
           data: projectFields(result.data, parseFields(call.fields)),
           next: cursors.encode(call.accountId, call.operationId, result.next),

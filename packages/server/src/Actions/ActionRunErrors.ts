@@ -1,0 +1,54 @@
+import type { ActionError } from "@switchyard/engine"
+import { Data } from "effect"
+import type { AccountContextError } from "../Accounts/AccountErrors.js"
+import type { ActionNotFound } from "../Connectors/ConnectorErrors.js"
+
+/*
+ * How the runner refuses an action before or instead of running it. Each error states its
+ * own message; `toApiError` chooses the status.
+ */
+
+/** The account's connector profile does not enable the action. */
+export class ActionNotEnabled extends Data.TaggedError("ActionNotEnabled")<{
+  readonly actionId: string
+  readonly profileId: string
+}> {
+  override get message() {
+    return `Action ${this.actionId} is not enabled in connector profile ${this.profileId}`
+  }
+}
+
+/**
+ * Another run holds the Idempotency-Key: still `running`, or `releasing` (a failed run
+ * freeing it). Retrying after `retryAfterSeconds` gets the stored result or a fresh run.
+ */
+export class IdempotencyConflict extends Data.TaggedError("IdempotencyConflict")<{
+  readonly key: string
+  readonly state: "running" | "releasing"
+  readonly retryAfterSeconds: number
+}> {
+  override get message() {
+    return this.state === "running"
+      ? `A request with Idempotency-Key ${this.key} is still running`
+      : `Idempotency-Key ${this.key} is being released; retry`
+  }
+}
+
+/** The Idempotency-Key was first used with another request. */
+export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{ readonly key: string }> {
+  override get message() {
+    return `Idempotency-Key ${this.key} was used for a different request`
+  }
+}
+
+/**
+ * Why an action run fails: the account, the action, the Idempotency-Key, or the run itself
+ * (the engine's failures, every value already redacted by the runner).
+ */
+export type ActionRunError =
+  | AccountContextError
+  | ActionNotFound
+  | ActionNotEnabled
+  | IdempotencyConflict
+  | IdempotencyKeyReused
+  | ActionError
