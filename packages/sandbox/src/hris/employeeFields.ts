@@ -18,7 +18,7 @@ const MS_PER_YEAR = 365.25 * 24 * 3600 * 1000
 export const employeeFields = (context: HrisContext, employee: EmployeeRec, onlyCurrent: boolean, origin: string): Record<string, FieldValue> => {
   const fields = employee.fields
   const jobRows = context.rows("jobInfo", employee.id)
-  const job = onlyCurrent ? currentRow(jobRows, "date", context.now()) : jobRows.slice().sort((a, b) => ((a.fields["date"] ?? "") < (b.fields["date"] ?? "") ? -1 : 1)).pop()
+  const job = onlyCurrent ? currentRow(jobRows, "date", context.now()) : jobRows.slice().sort((left, right) => ((left.fields["date"] ?? "") < (right.fields["date"] ?? "") ? -1 : 1)).pop()
   const statusRow = currentRow(context.rows("employmentStatus", employee.id), "date", context.now())
   const supervisorId = job?.fields["reportsTo"] ?? null
   const supervisor = supervisorId === null ? undefined : context.state.employees.get(Number(supervisorId))

@@ -6,7 +6,7 @@ import { AtsViews, searchCandidates } from "../ats/views.js"
 import { hash32, rngFor } from "../prng.js"
 import type { Ctx } from "../http/ctx.js"
 import { sendJson } from "../http/responses.js"
-import * as W from "../words.js"
+import * as Words from "../words.js"
 
 /**
  * The MCP server: Streamable HTTP in stateless mode (a fresh McpServer and transport per request),
@@ -25,13 +25,13 @@ export const MCP_TOOLS = ["echo", "add", "get_weather", "search_candidates", "ge
 
 const text = (value: unknown): { type: "text"; text: string } => ({ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) })
 
-const candidateSummary = (c: CandidateRec): Record<string, unknown> => ({
-  id: c.id,
-  name: `${c.first_name} ${c.last_name}`,
-  email: c.email_addresses[0]?.value ?? null,
-  company: c.company,
-  title: c.title,
-  application_ids: [...c.application_ids]
+const candidateSummary = (candidate: CandidateRec): Record<string, unknown> => ({
+  id: candidate.id,
+  name: `${candidate.first_name} ${candidate.last_name}`,
+  email: candidate.email_addresses[0]?.value ?? null,
+  company: candidate.company,
+  title: candidate.title,
+  application_ids: [...candidate.application_ids]
 })
 
 /** Weather that depends only on (seed, city, date): same question, same answer. */
@@ -41,7 +41,7 @@ export const sandboxWeather = (seed: number, city: string, date: string): Record
   return {
     city,
     date,
-    conditions: rng.pick(W.WEATHER),
+    conditions: rng.pick(Words.WEATHER),
     temperature_c: celsius,
     temperature_f: Math.round(celsius * 1.8 + 32),
     humidity_pct: rng.int(20, 95),
@@ -49,12 +49,12 @@ export const sandboxWeather = (seed: number, city: string, date: string): Record
   }
 }
 
-const buildServer = (o: McpOptions, variant: "open" | "protected"): McpServer => {
+const buildServer = (options: McpOptions, variant: "open" | "protected"): McpServer => {
   const server = new McpServer({ name: `switchyard-sandbox-${variant}`, version: "1.0.0" })
   server.registerTool(
     "echo",
     { title: "Echo", description: "Returns the text it is given.", inputSchema: { text: z.string().describe("Text to echo back") } },
-    async ({ text: t }) => ({ content: [text(t)] })
+    async ({ text: echoed }) => ({ content: [text(echoed)] })
   )
   server.registerTool(
     "add",
@@ -83,7 +83,7 @@ const buildServer = (o: McpOptions, variant: "open" | "protected"): McpServer =>
       }
     },
     async ({ city, date }) => {
-      const weather = sandboxWeather(o.seed, city, date ?? "2025-01-01")
+      const weather = sandboxWeather(options.seed, city, date ?? "2025-01-01")
       return { content: [text(`${city}: ${weather["conditions"] as string}, ${weather["temperature_c"] as number} C`)], structuredContent: weather }
     }
   )
@@ -101,7 +101,7 @@ const buildServer = (o: McpOptions, variant: "open" | "protected"): McpServer =>
       }
     },
     async ({ query, limit }) => {
-      const hits = searchCandidates(o.ats(), query, limit ?? 10).map(candidateSummary)
+      const hits = searchCandidates(options.ats(), query, limit ?? 10).map(candidateSummary)
       const result = { total: hits.length, candidates: hits }
       return { content: [text(result)], structuredContent: result }
     }
@@ -110,9 +110,9 @@ const buildServer = (o: McpOptions, variant: "open" | "protected"): McpServer =>
     "get_candidate",
     { title: "Get candidate", description: "The full Greenhouse-shaped candidate record.", inputSchema: { id: z.number().int() } },
     async ({ id }) => {
-      const c = o.ats().candidates.get(id)
-      if (c === undefined) return { content: [text(`Candidate ${id} not found`)], isError: true }
-      return { content: [text(new AtsViews(o.ats(), o.atsOrigin()).candidate(c))] }
+      const candidate = options.ats().candidates.get(id)
+      if (candidate === undefined) return { content: [text(`Candidate ${id} not found`)], isError: true }
+      return { content: [text(new AtsViews(options.ats(), options.atsOrigin()).candidate(candidate))] }
     }
   )
   server.registerTool(
@@ -133,13 +133,13 @@ const buildServer = (o: McpOptions, variant: "open" | "protected"): McpServer =>
 
 /** Handles `/mcp` and `/mcp-protected`; returns false for other paths. */
 export const mcpHandler =
-  (o: McpOptions) =>
+  (options: McpOptions) =>
   async (ctx: Ctx, parsedBody: unknown): Promise<boolean> => {
     const variant = ctx.path === "/mcp" ? "open" : ctx.path === "/mcp-protected" ? "protected" : undefined
     if (variant === undefined) return false
     if (variant === "protected") {
       const auth = ctx.req.headers.authorization ?? ""
-      if (auth !== `Bearer ${o.token}`) {
+      if (auth !== `Bearer ${options.token}`) {
         sendJson(ctx.res, 401, { error: "invalid_token", error_description: "Missing or invalid bearer token" }, { "www-authenticate": 'Bearer realm="switchyard-sandbox", error="invalid_token"' })
         return true
       }
@@ -152,10 +152,10 @@ export const mcpHandler =
       sendJson(ctx.res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null })
       return true
     }
-    const server = buildServer(o, variant)
+    const server = buildServer(options, variant)
     // Stateless: no sessionIdGenerator (left out rather than set to undefined, for exactOptionalPropertyTypes).
-    const options: StreamableHTTPServerTransportOptions = { enableJsonResponse: false }
-    const transport = new StreamableHTTPServerTransport(options)
+    const transportOptions: StreamableHTTPServerTransportOptions = { enableJsonResponse: false }
+    const transport = new StreamableHTTPServerTransport(transportOptions)
     ctx.res.on("close", () => {
       void transport.close()
       void server.close()
