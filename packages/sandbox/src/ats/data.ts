@@ -2,6 +2,11 @@ import { DATA_START, DAY, SANDBOX_NOW } from "../clock.js"
 import { FileStore, MEDIA, makeDocx, makePdf, makePng, makeText } from "../files.js"
 import { rngFor, type Rng } from "../prng.js"
 import * as W from "../words.js"
+import { ID_BASE } from "./idBase.js"
+import { fullName, slug, usDate } from "./recordText.js"
+
+export { ID_BASE } from "./idBase.js"
+export { fullName, usDate } from "./recordText.js"
 
 /** The ATS's in-memory records (Greenhouse Harvest v1 model). Times are epoch ms. */
 
@@ -249,22 +254,6 @@ export interface AtsState {
   readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview", number>
 }
 
-export const ID_BASE = {
-  user: 4001,
-  job: 3001,
-  stage: 61000,
-  step: 81000,
-  candidate: 200001,
-  application: 500001,
-  note: 7000001,
-  email: 7100001,
-  activity: 8000001,
-  scorecard: 9000001,
-  interview: 9500001,
-  offer: 9800001,
-  file: 900001
-} as const
-
 export const STAGE_TEMPLATE: ReadonlyArray<{ name: string; steps: ReadonlyArray<{ name: string; schedulable: boolean; minutes: number | null }> }> = [
   { name: "Application Review", steps: [{ name: "Application Review", schedulable: false, minutes: null }] },
   { name: "Recruiter Phone Screen", steps: [{ name: "Recruiter Phone Screen", schedulable: true, minutes: 30 }] },
@@ -308,16 +297,6 @@ export const SCORECARD_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
 ]
 
 const RATINGS = ["definitely_not", "no", "mixed", "yes", "strong_yes"] as const
-
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, "")
-
-/** "MM/DD/YYYY", as Greenhouse writes dates in activity bodies. */
-export const usDate = (ms: number): string => {
-  const d = new Date(ms)
-  return `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}`
-}
-
-export const fullName = (p: { first_name: string; last_name: string }): string => `${p.first_name} ${p.last_name}`
 
 /** Registers a generated attachment file in the store: bytes depend only on (seed, file id). */
 const registerGeneratedFile = (
