@@ -2,11 +2,18 @@ import { DATA_START, DAY, SANDBOX_NOW } from "../clock.js"
 import { FileStore, MEDIA, makeDocx, makePdf, makePng, makeText } from "../files.js"
 import { rngFor, type Rng } from "../prng.js"
 import * as W from "../words.js"
+import { generateJobs, type InterviewStepRec, type JobRec, type StageRec } from "./generateJobs.js"
+import { generateUsers, type UserRec } from "./generateUsers.js"
 import { ID_BASE } from "./idBase.js"
 import { fullName, slug, usDate } from "./recordText.js"
+import { rejectionReasonRecords, sourceRecords, type ReasonRec, type SourceRec } from "./sourcesAndReasons.js"
 
 export { ID_BASE } from "./idBase.js"
 export { fullName, usDate } from "./recordText.js"
+export { STAGE_TEMPLATE } from "./generateJobs.js"
+export type { InterviewStepRec, JobRec, StageRec } from "./generateJobs.js"
+export type { UserRec } from "./generateUsers.js"
+export type { ReasonRec, SourceRec } from "./sourcesAndReasons.js"
 
 /** The ATS's in-memory records (Greenhouse Harvest v1 model). Times are epoch ms. */
 
@@ -15,67 +22,6 @@ export interface AtsCounts {
   readonly candidates: number
   readonly jobs: number
   readonly users: number
-}
-
-export interface UserRec {
-  id: number
-  first_name: string
-  last_name: string
-  email: string
-  employee_id: string | null
-  created_at: number
-  updated_at: number
-  site_admin: boolean
-  disabled: boolean
-}
-
-export interface InterviewStepRec {
-  id: number
-  name: string
-  schedulable: boolean
-  estimated_minutes: number | null
-  interviewer_ids: Array<number>
-  kit_id: number
-  questions: Array<{ id: number; question: string }>
-}
-
-export interface StageRec {
-  id: number
-  job_id: number
-  name: string
-  priority: number
-  created_at: number
-  updated_at: number
-  interviews: Array<InterviewStepRec>
-}
-
-export interface JobRec {
-  id: number
-  name: string
-  requisition_id: string
-  status: "open" | "closed" | "draft"
-  confidential: boolean
-  created_at: number
-  opened_at: number
-  closed_at: number | null
-  updated_at: number
-  department: { id: number; name: string }
-  office: { id: number; name: string }
-  stage_ids: Array<number>
-  hiring_manager_id: number
-  recruiter_id: number
-}
-
-export interface SourceRec {
-  id: number
-  name: string
-  type: { id: number; name: string }
-}
-
-export interface ReasonRec {
-  id: number
-  name: string
-  type: { id: number; name: string }
 }
 
 export interface AttachmentRec {
@@ -254,40 +200,6 @@ export interface AtsState {
   readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview", number>
 }
 
-export const STAGE_TEMPLATE: ReadonlyArray<{ name: string; steps: ReadonlyArray<{ name: string; schedulable: boolean; minutes: number | null }> }> = [
-  { name: "Application Review", steps: [{ name: "Application Review", schedulable: false, minutes: null }] },
-  { name: "Recruiter Phone Screen", steps: [{ name: "Recruiter Phone Screen", schedulable: true, minutes: 30 }] },
-  { name: "Take Home Test", steps: [{ name: "Take Home Test", schedulable: false, minutes: null }] },
-  { name: "Face to Face", steps: [{ name: "Technical Interview", schedulable: true, minutes: 60 }, { name: "Culture Fit", schedulable: true, minutes: 45 }] },
-  { name: "Reference Check", steps: [{ name: "Reference Check", schedulable: true, minutes: 30 }] },
-  { name: "Offer", steps: [] }
-]
-
-const SOURCES: ReadonlyArray<readonly [string, number, string]> = [
-  ["Jobs page on your website", 1, "Company Marketing"],
-  ["LinkedIn (Prospecting)", 2, "Prospecting"],
-  ["Referral", 3, "Referrals"],
-  ["Indeed", 4, "Job Board"],
-  ["Glassdoor", 4, "Job Board"],
-  ["Talent Partners Agency", 5, "Agencies"],
-  ["Campus Job Fair", 6, "Events"],
-  ["Internal Applicant", 7, "Internal"]
-]
-
-const REASON_TYPES = { we: { id: 1, name: "We rejected them" }, they: { id: 2, name: "They rejected us" }, none: { id: 3, name: "None specified" } } as const
-
-const REASONS: ReadonlyArray<readonly [number, string, keyof typeof REASON_TYPES]> = [
-  [101, "Lacking skill(s)/qualification(s)", "we"],
-  [102, "Not a culture fit", "we"],
-  [103, "Hired another candidate", "we"],
-  [104, "Position filled", "we"],
-  [105, "Salary expectations too high", "we"],
-  [106, "Accepted another offer", "they"],
-  [107, "Withdrew application", "they"],
-  [108, "Unresponsive", "none"],
-  [109, "Missing resume", "none"]
-]
-
 export const SCORECARD_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
   ["Communication", "Skills"],
   ["Problem Solving", "Skills"],
@@ -330,82 +242,12 @@ const registerGeneratedFile = (
 }
 
 export const generateAts = (seed: number, counts: AtsCounts, files: FileStore): AtsState => {
-  const users = new Map<number, UserRec>()
-  for (let i = 0; i < Math.max(1, counts.users); i++) {
-    const rng = rngFor(seed, "ats-user", i)
-    const first = i === 0 ? "Sandbox" : rng.pick(W.FIRST_NAMES)
-    const last = i === 0 ? "Admin" : rng.pick(W.LAST_NAMES)
-    const created = DATA_START - rng.int(30, 400) * DAY
-    users.set(ID_BASE.user + i, {
-      id: ID_BASE.user + i,
-      first_name: first,
-      last_name: last,
-      email: `${slug(first)}.${slug(last)}@sandbox-company.example`,
-      employee_id: rng.chance(0.7) ? `E${rng.digits(5)}` : null,
-      created_at: created,
-      updated_at: created + rng.int(0, 200) * DAY,
-      site_admin: i === 0,
-      disabled: false
-    })
-  }
+  const users = generateUsers(seed, counts.users)
   const userIds = [...users.keys()]
-
-  const jobs = new Map<number, JobRec>()
-  const stages = new Map<number, StageRec>()
-  for (let j = 0; j < Math.max(1, counts.jobs); j++) {
-    const rng = rngFor(seed, "ats-job", j)
-    const id = ID_BASE.job + j
-    const base = W.JOB_NAMES[j % W.JOB_NAMES.length] as string
-    const name = j < W.JOB_NAMES.length ? base : `${base} ${Math.floor(j / W.JOB_NAMES.length) + 1}`
-    const created = DATA_START - rng.int(5, 60) * DAY
-    const stageIds: Array<number> = []
-    STAGE_TEMPLATE.forEach((tpl, s) => {
-      const stageId = ID_BASE.stage + j * 10 + s
-      stageIds.push(stageId)
-      stages.set(stageId, {
-        id: stageId,
-        job_id: id,
-        name: tpl.name,
-        priority: s,
-        created_at: created,
-        updated_at: created,
-        interviews: tpl.steps.map((step, k) => ({
-          id: ID_BASE.step + j * 100 + s * 10 + k,
-          name: step.name,
-          schedulable: step.schedulable,
-          estimated_minutes: step.minutes,
-          interviewer_ids: step.schedulable ? rng.sample(userIds, 2) : [],
-          kit_id: 90000 + j * 100 + s * 10 + k,
-          questions: step.schedulable ? [{ id: 110000 + j * 100 + s * 10 + k, question: `What stood out in the ${step.name.toLowerCase()}?` }] : []
-        }))
-      })
-    })
-    const deptIndex = j % W.DEPARTMENTS.length
-    const officeIndex = rng.int(0, W.OFFICES.length - 1)
-    const closed = j === counts.jobs - 1 && counts.jobs > 3
-    jobs.set(id, {
-      id,
-      name,
-      requisition_id: `REQ-${1000 + j}`,
-      status: closed ? "closed" : "open",
-      confidential: rng.chance(0.1),
-      created_at: created,
-      opened_at: created + DAY,
-      closed_at: closed ? SANDBOX_NOW - 10 * DAY : null,
-      updated_at: closed ? SANDBOX_NOW - 10 * DAY : created + DAY,
-      department: { id: 40001 + deptIndex, name: W.DEPARTMENTS[deptIndex] as string },
-      office: { id: 45001 + officeIndex, name: W.OFFICES[officeIndex] as string },
-      stage_ids: stageIds,
-      hiring_manager_id: rng.pick(userIds),
-      recruiter_id: rng.pick(userIds)
-    })
-  }
+  const { jobs, stages } = generateJobs(seed, counts.jobs, userIds)
   const jobIds = [...jobs.keys()]
-
-  const sources = new Map<number, SourceRec>()
-  SOURCES.forEach(([name, typeId, typeName], i) => sources.set(i + 1, { id: i + 1, name, type: { id: typeId, name: typeName } }))
-  const reasons = new Map<number, ReasonRec>()
-  for (const [id, name, type] of REASONS) reasons.set(id, { id, name, type: { ...REASON_TYPES[type] } })
+  const sources = sourceRecords()
+  const reasons = rejectionReasonRecords()
 
   const state: AtsState = {
     users,
