@@ -2,22 +2,21 @@ import { HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PreconditionFailedBody } from "../Errors.js"
+import { documentUnifiedQuery } from "./common/openApiTransforms.js"
+import { fieldsParam, RawParam } from "./common/queryParams.js"
 import {
   codeEnumValue,
   CustomField,
   DateTimeInput,
-  documentUnifiedQuery,
   EnumValue,
   enumValue,
-  fieldsParam,
-  GetResponse,
   optionalNullable,
   Passthrough,
-  RawParam,
   SourceValueOnly,
-  UnifiedCustomFields,
-  unifiedQuery
-} from "./Common.js"
+  UnifiedCustomFields
+} from "./common/recordFields.js"
+import { GetResponse } from "./common/responses.js"
+import { unifiedQuery } from "./common/unifiedQuery.js"
 import { unifiedEndpoint } from "./unifiedEndpoint.js"
 
 /*

@@ -2,19 +2,17 @@ import { HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PreconditionFailedBody } from "../Errors.js"
+import { documentUnifiedQuery } from "./common/openApiTransforms.js"
+import { fieldsParam, listParams, UpdatedAfterFilter } from "./common/queryParams.js"
 import {
   DateTimeString,
-  documentUnifiedQuery,
   enumValue,
-  fieldsParam,
-  listParams,
-  ListResponse,
   optionalNullable,
   SourceValueOnly,
-  UnifiedCustomFields,
-  unifiedQuery,
-  UpdatedAfterFilter
-} from "./Common.js"
+  UnifiedCustomFields
+} from "./common/recordFields.js"
+import { ListResponse } from "./common/responses.js"
+import { unifiedQuery } from "./common/unifiedQuery.js"
 import { unifiedEndpoint } from "./unifiedEndpoint.js"
 
 /*

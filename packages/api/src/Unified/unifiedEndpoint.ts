@@ -1,6 +1,8 @@
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { CreateResponse, RecordWriteResponse, UnifiedHeaders, type WireQuery, WriteResponse, WriteResult } from "./Common.js"
+import { UnifiedHeaders } from "./common/headers.js"
+import { CreateResponse, RecordWriteResponse, WriteResponse, WriteResult } from "./common/responses.js"
+import type { WireQuery } from "./common/unifiedQuery.js"
 
 /** How the server answers a unified operation. */
 export type UnifiedKind = "list" | "get" | "download" | "create" | "update" | "move" | "reject" | "upload"
