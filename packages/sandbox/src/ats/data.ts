@@ -3,7 +3,10 @@ import { FileStore, MEDIA, makeDocx, makePdf, makePng, makeText } from "../files
 import { rngFor, type Rng } from "../prng.js"
 import * as W from "../words.js"
 import { generateCandidates, type CandidateRec } from "./generateCandidates.js"
-import { generateJobs, type InterviewStepRec, type JobRec, type StageRec } from "./generateJobs.js"
+import { generateInterview, type InterviewRec } from "./generateInterview.js"
+import { generateJobs, type JobRec, type StageRec } from "./generateJobs.js"
+import { generateOffer, type OfferRec } from "./generateOffer.js"
+import type { ScorecardRec } from "./generateScorecard.js"
 import { generateUsers, type UserRec } from "./generateUsers.js"
 import { ID_BASE } from "./idBase.js"
 import { fullName, slug, usDate } from "./recordText.js"
@@ -13,7 +16,11 @@ export { ID_BASE } from "./idBase.js"
 export { fullName, usDate } from "./recordText.js"
 export { STAGE_TEMPLATE } from "./generateJobs.js"
 export type { CandidateRec } from "./generateCandidates.js"
+export type { InterviewRec } from "./generateInterview.js"
 export type { InterviewStepRec, JobRec, StageRec } from "./generateJobs.js"
+export type { OfferRec } from "./generateOffer.js"
+export { SCORECARD_ATTRIBUTES } from "./generateScorecard.js"
+export type { ScorecardRec } from "./generateScorecard.js"
 export type { UserRec } from "./generateUsers.js"
 export type { ReasonRec, SourceRec } from "./sourcesAndReasons.js"
 
@@ -111,53 +118,6 @@ export interface ActivityRec {
   changes: Record<string, { from: unknown; to: unknown }>
 }
 
-export interface ScorecardRec {
-  id: number
-  application_id: number
-  candidate_id: number
-  step: { id: number; name: string }
-  interviewed_at: number
-  submitted_at: number
-  created_at: number
-  updated_at: number
-  submitted_by_id: number
-  interviewer_id: number
-  overall_recommendation: string
-  attributes: Array<{ name: string; type: string; note: string | null; rating: string }>
-  questions: Array<{ id: number | null; question: string; answer: string }>
-}
-
-export interface InterviewRec {
-  id: number
-  application_id: number
-  external_event_id: string
-  start: number
-  end: number
-  location: string
-  video_conferencing_url: string | null
-  status: "scheduled" | "awaiting_feedback" | "complete"
-  created_at: number
-  updated_at: number
-  step: { id: number; name: string }
-  organizer_id: number
-  interviewers: Array<{ user_id: number; response_status: string; scorecard_id: number | null }>
-}
-
-export interface OfferRec {
-  id: number
-  version: number
-  application_id: number
-  job_id: number
-  candidate_id: number
-  created_at: number
-  updated_at: number
-  sent_at: string | null
-  resolved_at: number | null
-  starts_at: string | null
-  status: "unresolved" | "accepted" | "rejected" | "deprecated"
-  custom_fields: Record<string, unknown>
-}
-
 export interface AtsState {
   readonly users: Map<number, UserRec>
   readonly jobs: Map<number, JobRec>
@@ -176,16 +136,6 @@ export interface AtsState {
   /** The next id to hand out, per kind. */
   readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview", number>
 }
-
-export const SCORECARD_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
-  ["Communication", "Skills"],
-  ["Problem Solving", "Skills"],
-  ["Technical Depth", "Qualifications"],
-  ["Collaboration", "Personality Traits"],
-  ["Ownership", "Personality Traits"]
-]
-
-const RATINGS = ["definitely_not", "no", "mixed", "yes", "strong_yes"] as const
 
 /** Registers a generated attachment file in the store: bytes depend only on (seed, file id). */
 const registerGeneratedFile = (
@@ -396,7 +346,7 @@ const generateApplication = (
     // Interviews of the stage being left: held, scored, complete.
     for (const step of prev.interviews.filter((x) => x.schedulable)) {
       const start = t + rng.int(1, 3) * DAY + rng.int(9, 16) * 3600000 - (t % 3600000)
-      addInterview(state, rng, app, step, start, "complete", true)
+      generateInterview(state, rng, app, step, start, "complete", true)
     }
     t += rng.int(2, 6) * DAY + rng.int(0, 36000) * 1000
     const stage = state.stages.get(job.stage_ids[s] as number) as StageRec
@@ -410,9 +360,9 @@ const generateApplication = (
   if (status === "active") {
     for (const step of current.interviews.filter((x) => x.schedulable)) {
       const start = t + rng.int(2, 8) * DAY + 10 * 3600000 - (t % 3600000)
-      addInterview(state, rng, app, step, start, rng.chance(0.7) ? "scheduled" : "awaiting_feedback", false)
+      generateInterview(state, rng, app, step, start, rng.chance(0.7) ? "scheduled" : "awaiting_feedback", false)
     }
-    if (current.priority === lastIndex) addOffer(state, rng, app, t + DAY, "unresolved")
+    if (current.priority === lastIndex) generateOffer(state, rng, app, t + DAY, "unresolved")
   } else if (status === "rejected") {
     t += rng.int(1, 5) * DAY
     const reason = state.reasons.get(rng.pick([...state.reasons.keys()])) as ReasonRec
@@ -421,13 +371,13 @@ const generateApplication = (
     app.rejected_at = t
     app.rejection_reason_id = reason.id
     app.rejection_details = { custom_fields: { rejection_feedback: null }, keyed_custom_fields: { rejection_feedback: { name: "Rejection feedback", type: "short_text", value: null } } }
-    if (current.priority === lastIndex) addOffer(state, rng, app, t - DAY, "rejected", t)
+    if (current.priority === lastIndex) generateOffer(state, rng, app, t - DAY, "rejected", t)
     activity(t, "rejected", `${name} was rejected from ${job.name} by ${userName(rejecter)}\n\nReason: ${reason.name}`, rejecter, {
       status: { from: "active", to: "rejected" },
       rejection_reason: { from: null, to: { id: reason.id, name: reason.name } }
     })
   } else {
-    addOffer(state, rng, app, t + DAY, "accepted", t + 3 * DAY)
+    generateOffer(state, rng, app, t + DAY, "accepted", t + 3 * DAY)
     t += 4 * DAY
     const hirer = rng.pick(userIds)
     app.status = "hired"
@@ -437,93 +387,4 @@ const generateApplication = (
       current_stage: { from: { id: current.id, name: current.name }, to: null }
     })
   }
-}
-
-const addInterview = (
-  state: AtsState,
-  rng: Rng,
-  app: ApplicationRec,
-  step: InterviewStepRec,
-  start: number,
-  status: InterviewRec["status"],
-  scored: boolean
-): void => {
-  const id = state.next.interview++
-  const userIds = [...state.users.keys()]
-  const interviewerId = step.interviewer_ids[0] ?? rng.pick(userIds)
-  let scorecardId: number | null = null
-  const end = start + (step.estimated_minutes ?? 30) * 60000
-  if (scored) {
-    scorecardId = state.next.scorecard++
-    const submitted = end + rng.int(1, 20) * 3600000
-    const attributes = SCORECARD_ATTRIBUTES.map(([name, type]) => ({
-      name,
-      type,
-      note: rng.chance(0.3) ? `${name}: ${rng.pick(["solid", "impressive", "needs growth", "average"])}` : null,
-      rating: rng.pick(RATINGS)
-    }))
-    state.scorecards.set(scorecardId, {
-      id: scorecardId,
-      application_id: app.id,
-      candidate_id: app.candidate_id,
-      step: { id: step.id, name: step.name },
-      interviewed_at: start,
-      submitted_at: submitted,
-      created_at: submitted,
-      updated_at: submitted,
-      submitted_by_id: interviewerId,
-      interviewer_id: interviewerId,
-      overall_recommendation: rng.pick(["definitely_not", "no", "yes", "strong_yes", "no_decision"]),
-      attributes,
-      questions: [
-        { id: null, question: "Key Take-Aways", answer: rng.pick(["Clear thinker.", "Good fit for the team.", "Some gaps in depth.", "Would like a second opinion."]) },
-        { id: null, question: "Private Notes", answer: "" },
-        ...step.questions.map((q) => ({ id: q.id, question: q.question, answer: rng.pick(["Yes", "No", "Partially"]) }))
-      ]
-    })
-    if (submitted > app.last_activity_at) app.last_activity_at = submitted
-  }
-  const created = start - rng.int(1, 4) * DAY
-  state.interviews.set(id, {
-    id,
-    application_id: app.id,
-    external_event_id: `sandbox-event-${id}`,
-    start,
-    end,
-    location: rng.pick(["Video call", "Big Conference Room", "Small Conference Room", "Phone"]),
-    video_conferencing_url: rng.chance(0.7) ? `https://meet.example.com/sandbox-${id}` : null,
-    status,
-    created_at: created,
-    updated_at: scored ? end : created,
-    step: { id: step.id, name: step.name },
-    organizer_id: rng.pick(userIds),
-    interviewers: [{ user_id: interviewerId, response_status: scored ? "accepted" : rng.pick(["needs_action", "accepted", "tentative"]), scorecard_id: scorecardId }]
-  })
-}
-
-const addOffer = (state: AtsState, rng: Rng, app: ApplicationRec, at: number, status: OfferRec["status"], resolvedAt: number | null = null): void => {
-  const job = state.jobs.get(app.job_id as number) as JobRec
-  const base = {
-    application_id: app.id,
-    job_id: job.id,
-    candidate_id: app.candidate_id,
-    starts_at: new Date(at + rng.int(14, 45) * DAY).toISOString().slice(0, 10),
-    custom_fields: { employment_type: rng.pick(["Full-time", "Part-time", "Contractor"]), salary: { value: rng.int(70, 220) * 1000, currency: "USD" } }
-  }
-  if (rng.chance(0.3)) {
-    const oldId = state.next.offer++
-    state.offers.set(oldId, { ...base, id: oldId, version: 1, created_at: at - 2 * DAY, updated_at: at, sent_at: null, resolved_at: null, status: "deprecated" })
-  }
-  const id = state.next.offer++
-  const version = [...state.offers.values()].filter((o) => o.application_id === app.id).length + 1
-  state.offers.set(id, {
-    ...base,
-    id,
-    version,
-    created_at: at,
-    updated_at: resolvedAt ?? at,
-    sent_at: new Date(at).toISOString().slice(0, 10),
-    resolved_at: resolvedAt,
-    status
-  })
 }
