@@ -74,11 +74,11 @@ export const validatePlan = (input: unknown): FaultPlan => {
   if (!isKind(raw["fault"])) throw new FaultError(`fault must be one of: ${FAULT_KINDS.join(", ")}`)
   const match = raw["match"]
   if (match !== undefined && (typeof match !== "object" || match === null || Array.isArray(match))) throw new FaultError("match must be an object")
-  const m = (match ?? {}) as Record<string, unknown>
+  const matchFields = (match ?? {}) as Record<string, unknown>
   for (const key of ["provider", "method", "path", "pathPrefix"]) {
-    if (m[key] !== undefined && typeof m[key] !== "string") throw new FaultError(`match.${key} must be a string`)
+    if (matchFields[key] !== undefined && typeof matchFields[key] !== "string") throw new FaultError(`match.${key} must be a string`)
   }
-  if (m["provider"] !== undefined && !["ats", "hris", "lms", "mcp"].includes(m["provider"] as string)) {
+  if (matchFields["provider"] !== undefined && !["ats", "hris", "lms", "mcp"].includes(matchFields["provider"] as string)) {
     throw new FaultError("match.provider must be one of: ats, hris, lms, mcp")
   }
   const status = nonNegative(raw["status"], "status")
@@ -100,13 +100,13 @@ const globToRegExp = (glob: string): RegExp => {
 }
 
 const matches = (plan: FaultPlan, provider: Provider, method: string, path: string): boolean => {
-  const m = plan.match
-  if (m === undefined) return true
-  if (m.provider !== undefined && m.provider !== provider) return false
-  if (m.method !== undefined && m.method.toUpperCase() !== method.toUpperCase()) return false
-  if (m.pathPrefix !== undefined && !path.startsWith(m.pathPrefix)) return false
-  if (m.path !== undefined) {
-    if (m.path.includes("*") ? !globToRegExp(m.path).test(path) : m.path !== path) return false
+  const match = plan.match
+  if (match === undefined) return true
+  if (match.provider !== undefined && match.provider !== provider) return false
+  if (match.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false
+  if (match.pathPrefix !== undefined && !path.startsWith(match.pathPrefix)) return false
+  if (match.path !== undefined) {
+    if (match.path.includes("*") ? !globToRegExp(match.path).test(path) : match.path !== path) return false
   }
   return true
 }
@@ -133,14 +133,14 @@ export class FaultRegistry {
   }
   remove(id: string): boolean {
     const before = this.plans.length
-    this.plans = this.plans.filter((p) => p.id !== id)
+    this.plans = this.plans.filter((plan) => plan.id !== id)
     return this.plans.length !== before
   }
   clear(): void {
     this.plans = []
   }
   list(): Array<RegisteredFault> {
-    return this.plans.map((p) => ({ ...p }))
+    return this.plans.map((plan) => ({ ...plan }))
   }
   /** The plans that fire for this request (counting it against `after` / `times`). */
   take(provider: Provider, method: string, path: string): Array<ActiveFault> {
@@ -167,38 +167,38 @@ export const parseFaultHeader = (header: string | ReadonlyArray<string> | undefi
   if (header === undefined) return []
   const text = Array.isArray(header) ? header.join(",") : (header as string)
   const out: Array<ActiveFault> = []
-  for (const part of text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)) {
-    const [head = "", ...params] = part.split(";").map((s) => s.trim())
-    const [kindRaw = "", mainValue] = head.split("=").map((s) => s.trim())
+  for (const part of text.split(",").map((piece) => piece.trim()).filter((piece) => piece.length > 0)) {
+    const [head = "", ...parameterParts] = part.split(";").map((piece) => piece.trim())
+    const [kindRaw = "", mainValue] = head.split("=").map((piece) => piece.trim())
     const kind = kindRaw.toLowerCase().replace(/-/g, "_")
     if (!isKind(kind)) throw new FaultError(`unknown fault "${kindRaw}" in x-sandbox-fault (known: ${FAULT_KINDS.join(", ")})`)
-    const kv = new Map<string, string>()
-    for (const p of params) {
-      const [k = "", v = ""] = p.split("=").map((s) => s.trim())
-      kv.set(k.toLowerCase().replace(/-/g, "_"), v)
+    const parameters = new Map<string, string>()
+    for (const parameterPart of parameterParts) {
+      const [key = "", value = ""] = parameterPart.split("=").map((piece) => piece.trim())
+      parameters.set(key.toLowerCase().replace(/-/g, "_"), value)
     }
-    const num = (value: string | undefined, field: string): number | undefined => {
+    const numberParam = (value: string | undefined, field: string): number | undefined => {
       if (value === undefined || value === "") return undefined
-      const n = Number(value)
-      if (!Number.isFinite(n) || n < 0) throw new FaultError(`x-sandbox-fault: ${field} must be a non-negative number`)
-      return n
+      const parsed = Number(value)
+      if (!Number.isFinite(parsed) || parsed < 0) throw new FaultError(`x-sandbox-fault: ${field} must be a non-negative number`)
+      return parsed
     }
-    const format = kv.get("format")
+    const format = parameters.get("format")
     if (format !== undefined && format !== "seconds" && format !== "http-date") throw new FaultError('x-sandbox-fault: format must be "seconds" or "http-date"')
     const plan: Record<string, unknown> = { fault: kind }
     switch (kind) {
       case "latency":
-        plan["latencyMs"] = num(mainValue ?? kv.get("ms"), "latency")
+        plan["latencyMs"] = numberParam(mainValue ?? parameters.get("ms"), "latency")
         break
       case "status":
-        plan["status"] = num(mainValue ?? kv.get("code"), "status")
-        plan["retryAfter"] = num(kv.get("retry_after"), "retry_after")
+        plan["status"] = numberParam(mainValue ?? parameters.get("code"), "status")
+        plan["retryAfter"] = numberParam(parameters.get("retry_after"), "retry_after")
         break
       case "rate_limit":
-        plan["retryAfter"] = num(mainValue ?? kv.get("retry_after"), "retry_after")
+        plan["retryAfter"] = numberParam(mainValue ?? parameters.get("retry_after"), "retry_after")
         break
       case "oversized":
-        plan["sizeMiB"] = num(mainValue ?? kv.get("mib"), "oversized")
+        plan["sizeMiB"] = numberParam(mainValue ?? parameters.get("mib"), "oversized")
         break
       default:
         break
