@@ -1,3 +1,4 @@
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 import type { ProviderResponse } from "./ProviderTransport.js"
 
 /*
@@ -6,12 +7,16 @@ import type { ProviderResponse } from "./ProviderTransport.js"
  * and requests from the server may come before the response; they are skipped).
  */
 
-/** The MCP revision Switchyard speaks as a client (the `mcp_request` step and the server's probe). */
-export const MCP_PROTOCOL_VERSION = "2025-06-18"
+/**
+ * The MCP revision Switchyard speaks as a client: the SDK's latest, which its `Client` asks
+ * for in `initialize` and sends as `mcp-protocol-version` (the server's probe uses that
+ * client; the `mcp_request` step asks for it in its own `initialize`).
+ */
+export { LATEST_PROTOCOL_VERSION as MCP_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 
 /** The `initialize` parameters of both clients; the version follows the packages'. */
 export const mcpInitializeParams = {
-  protocolVersion: MCP_PROTOCOL_VERSION,
+  protocolVersion: LATEST_PROTOCOL_VERSION,
   capabilities: {},
   clientInfo: { name: "switchyard", version: "0.1.0" }
 } as const

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 import { mcpInitializeParams, MCP_PROTOCOL_VERSION, readSseLine, sseEvents } from "../src/index.js"
 
 describe("MCP event streams", () => {
@@ -19,8 +20,9 @@ describe("MCP event streams", () => {
     expect(readSseLine(data, "")).toBeUndefined()
   })
 
-  it("initializes with the one protocol version both clients speak", () => {
+  it("initializes with the one protocol version both clients speak: the SDK's", () => {
     expect(mcpInitializeParams.protocolVersion).toBe(MCP_PROTOCOL_VERSION)
-    expect(MCP_PROTOCOL_VERSION).toBe("2025-06-18")
+    expect(MCP_PROTOCOL_VERSION).toBe(LATEST_PROTOCOL_VERSION)
+    expect(MCP_PROTOCOL_VERSION).toBe("2025-11-25")
   })
 })
