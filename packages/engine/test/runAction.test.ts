@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Fiber, Stream, TestClock } from "effect"
+import { Deferred, Effect, Either, Exit, Fiber, Stream, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import {
   ActionDefinitionError,
   FileDownload,
+  MCP_PROTOCOL_VERSION,
+  type ProviderRequest,
   ProviderTransportError,
   type ParsedConnector,
   planAction,
@@ -749,10 +751,33 @@ describe("runAction: other step functions", () => {
           data: $.steps.call.output.data.content
   `)
 
+  const rpcMessage = (request: ProviderRequest) =>
+    (request.body as { value: { id?: number; method: string; params?: unknown } }).value
+  const rpcMethods = (requests: ReadonlyArray<ProviderRequest>) => requests.map((request) => rpcMessage(request).method)
+
+  /**
+   * An MCP server: `initialize` answered with a result the SDK accepts (in `version`, with a
+   * session when given), notifications accepted (202), other requests answered by `answer`.
+   */
+  const mcpServer = (answer: FakeHandler, options: { readonly version?: string; readonly session?: string } = {}): FakeHandler =>
+  (request, url, index) => {
+    const message = rpcMessage(request)
+    if (message.method === "initialize") {
+      const result = {
+        protocolVersion: options.version ?? MCP_PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "fake-mcp", version: "1.0.0" }
+      }
+      return json({ jsonrpc: "2.0", id: message.id, result }, 200, options.session === undefined ? {} : { "mcp-session-id": options.session })
+    }
+    if (message.id === undefined) return { status: 202, headers: {}, body: null }
+    return answer(request, url, index)
+  }
+
   it.effect("mcp_request: tools/list over JSON and tools/call over SSE, with auth", () =>
     Effect.gen(function*() {
-      const handler: FakeHandler = (request) => {
-        const message = (request.body as { value: { id: number; method: string; params: unknown } }).value
+      const handler = mcpServer((request) => {
+        const message = rpcMessage(request)
         if (message.method === "tools/list") {
           return json({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "weather" }] } })
         }
@@ -762,47 +787,120 @@ describe("runAction: other step functions", () => {
           headers: { "content-type": "text/event-stream" },
           body: `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\nevent: message\ndata: ${JSON.stringify(payload)}\n\n`
         }
-      }
+      })
       const listed = yield* succeed(mcp, "tools", {}, handler)
       expect(listed.output.data).toEqual([{ name: "weather" }])
-      const request = listed.requests[0]!
-      expect(request.url).toBe("https://mcp.example.com/mcp")
-      expect(request.method).toBe("POST")
-      expect(request.headers).toMatchObject({ authorization: "Bearer tok-abcdef", accept: "application/json, text/event-stream" })
-      expect(request.body).toMatchObject({ _tag: "Json", value: { jsonrpc: "2.0", method: "tools/list" } })
+      // the SDK's client: initialize (in the one protocol version), initialized, then the call
+      expect(rpcMethods(listed.requests)).toEqual(["initialize", "notifications/initialized", "tools/list"])
+      expect(rpcMessage(listed.requests[0]!)).toMatchObject({ id: 0, params: { protocolVersion: MCP_PROTOCOL_VERSION } })
+      for (const request of listed.requests) {
+        expect(request.url).toBe("https://mcp.example.com/mcp")
+        expect(request.method).toBe("POST")
+        expect(request.headers).toMatchObject({ authorization: "Bearer tok-abcdef", accept: "application/json, text/event-stream" })
+      }
+      const request = listed.requests[2]!
+      expect(request.headers["mcp-protocol-version"]).toBe(MCP_PROTOCOL_VERSION)
+      expect(request.body).toMatchObject({ _tag: "Json", value: { jsonrpc: "2.0", id: 1, method: "tools/list" } })
 
       const called = yield* succeed(mcp, "call", { city: "Oslo" }, handler)
       expect(called.output.data).toEqual([{ type: "text", text: JSON.stringify({ name: "weather", arguments: { city: "Oslo" } }) }])
     }))
 
-  it.effect("mcp_request initializes a session when the server asks for one", () =>
+  it.effect("mcp_request keeps the session the server gives at initialize", () =>
     Effect.gen(function*() {
-      const handler: FakeHandler = (request) => {
-        const message = (request.body as { value: { id?: number; method: string } }).value
-        const session = request.headers["mcp-session-id"]
-        if (message.method === "initialize") {
-          return json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-03-26" } }, 200, { "mcp-session-id": "s-1" })
+      const handler = mcpServer((request) => {
+        const message = rpcMessage(request)
+        if (request.headers["mcp-session-id"] !== "s-1") {
+          return json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } }, 400)
         }
-        if (message.method === "notifications/initialized") return { status: 202, headers: {}, body: "" }
-        if (session !== "s-1") return json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } }, 400)
         return json({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "t" }] } })
-      }
+      }, { version: "2025-03-26", session: "s-1" })
       const { output, requests } = yield* succeed(mcp, "tools", {}, handler)
       expect(output.data).toEqual([{ name: "t" }])
-      expect(requests.map((request) => (request.body as { value: { method: string } }).value.method)).toEqual([
-        "tools/list",
-        "initialize",
-        "notifications/initialized",
-        "tools/list"
-      ])
+      expect(rpcMethods(requests)).toEqual(["initialize", "notifications/initialized", "tools/list"])
+      expect(requests[0]!.headers["mcp-session-id"]).toBeUndefined()
+      for (const request of requests.slice(1)) {
+        expect(request.headers["mcp-session-id"]).toBe("s-1")
+        // the version the server chose, not the client's
+        expect(request.headers["mcp-protocol-version"]).toBe("2025-03-26")
+      }
     }))
 
   it.effect("mcp_request reports JSON-RPC errors as provider errors", () =>
     Effect.gen(function*() {
-      const { error } = yield* failWith(mcp, "call", { city: "x" }, (request) =>
-        json({ jsonrpc: "2.0", id: (request.body as { value: { id: number } }).value.id, error: { code: -32602, message: "unknown tool" } }))
+      const { error, requests } = yield* failWith(mcp, "call", { city: "x" }, mcpServer((request) =>
+        json({ jsonrpc: "2.0", id: rpcMessage(request).id, error: { code: -32602, message: "unknown tool" } })))
+      expect(rpcMethods(requests)).toEqual(["initialize", "notifications/initialized", "tools/call"])
       expect(error).toMatchObject({ _tag: "ProviderHttpError", status: 200, body: { code: -32602, message: "unknown tool" } })
-      expect(error.message).toContain("unknown tool")
+      expect(error.message).toContain("MCP tools/call failed: unknown tool")
+    }))
+
+  it.effect("mcp_request never opens the GET stream the SDK would listen on", () =>
+    Effect.gen(function*() {
+      // notifications/initialized accepted with 202: the SDK's transport then opens a GET stream
+      const { output, requests } = yield* succeed(mcp, "tools", {}, mcpServer((request) =>
+        json({ jsonrpc: "2.0", id: rpcMessage(request).id, result: { tools: [] } })))
+      expect(output.data).toEqual([])
+      expect(requests.map((request) => request.method)).toEqual(["POST", "POST", "POST"])
+      expect(rpcMethods(requests)).toEqual(["initialize", "notifications/initialized", "tools/list"])
+    }))
+
+  it.effect("mcp_request: a provider error status on the call is a ProviderHttpError, redacted, as before", () =>
+    Effect.gen(function*() {
+      const down = yield* failWith(mcp, "call", { city: "x" }, mcpServer(() => ({
+        status: 502,
+        headers: { "content-type": "text/plain" },
+        body: "bad gateway"
+      })))
+      expect(down.error).toMatchObject({
+        _tag: "ProviderHttpError",
+        status: 502,
+        method: "POST",
+        url: "https://mcp.example.com/mcp",
+        body: "bad gateway",
+        stepId: "call"
+      })
+      expect(down.error.message).toContain("MCP tools/call: provider answered 502")
+
+      // a JSON-RPC error with an error status: the error is the body, its message the error's
+      const refused = yield* failWith(mcp, "call", { city: "x" }, mcpServer((request) =>
+        json({ jsonrpc: "2.0", id: rpcMessage(request).id, error: { code: -32001, message: `token ${credentials.token} refused` } }, 403)))
+      expect(refused.error).toMatchObject({
+        _tag: "ProviderHttpError",
+        status: 403,
+        method: "POST",
+        body: { code: -32001, message: "token [REDACTED] refused" },
+        stepId: "call"
+      })
+      expect(refused.error.message).toContain("MCP tools/call failed: token [REDACTED] refused")
+      expect(JSON.stringify(refused.error)).not.toContain(credentials.token)
+    }))
+
+  it.effect("mcp_request fails with the transport's own error", () =>
+    Effect.gen(function*() {
+      const lost = new ProviderTransportError({ reason: "unreachable", message: "provider unreachable: connection failed", url: "https://mcp.example.com/mcp" })
+      const { error, requests } = yield* failWith(mcp, "tools", {}, mcpServer(() => Effect.fail(lost)))
+      expect(error).toBe(lost)
+      expect(rpcMethods(requests)).toEqual(["initialize", "notifications/initialized", "tools/list"])
+    }))
+
+  it.effect("mcp_request: the step deadline ends the call and the provider call under way", () =>
+    Effect.gen(function*() {
+      const arrived = yield* Deferred.make<void>()
+      let interrupted = false
+      const hanging: FakeHandler = () =>
+        Deferred.succeed(arrived, undefined).pipe(
+          Effect.zipRight(Effect.never),
+          Effect.onInterrupt(() => Effect.sync(() => { interrupted = true }))
+        )
+      const { effect, requests } = run(mcp, "tools", {}, hanging, { limits: { stepTimeoutMs: 1_000 } })
+      const fiber = yield* Effect.fork(effect)
+      yield* Deferred.await(arrived)
+      yield* TestClock.adjust("1001 millis")
+      const exit = yield* Fiber.await(fiber)
+      expect(exit).toEqual(Exit.fail(expect.objectContaining({ _tag: "ActionLimitError", limit: "stepTimeout", stepId: "list" })))
+      expect(interrupted).toBe(true)
+      expect(rpcMethods(requests)).toEqual(["initialize"])
     }))
 })
 

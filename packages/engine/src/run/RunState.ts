@@ -13,7 +13,7 @@ export type StepOutput = Record<string, unknown>
 /**
  * One run's state, shared by the step interpreters: the expression context (inputs,
  * credentials, settings, the steps' outputs), the secrets to redact, and what the run has
- * learnt so far (authentication, base URL, the provider's last 2xx, MCP sessions).
+ * learnt so far (authentication, base URL, the provider's last 2xx).
  */
 export class RunState {
   readonly steps: Record<string, unknown> = {}
@@ -24,7 +24,6 @@ export class RunState {
   lastStep: { readonly plan: StepPlan; readonly output: StepOutput } | undefined
   /** The latest 2xx answer: expression failures after it are about the provider's data. */
   answered: { readonly status: number; readonly url: string } | undefined
-  readonly mcp = { sessions: new Map<string, string>(), lastId: 0 }
 
   constructor(
     readonly parsed: ParsedConnector,
