@@ -13,15 +13,7 @@ export { type ActionPlan, type AuthPlan, findAction, planAction, type StepPlan, 
 export * from "./coerce.js"
 export * from "./evaluate.js"
 export { applyMapping, compileFields, type FieldPlan, type MappingPlan, UNMAPPED_ENUM_VALUE } from "./mapping.js"
-export {
-  type JsonRpcError,
-  MCP_PROTOCOL_VERSION,
-  type McpAnswer,
-  mcpInitializeParams,
-  parseMcpResponse,
-  readSseLine,
-  sseEvents
-} from "./mcp.js"
+export { MCP_PROTOCOL_VERSION, mcpInitializeParams } from "./mcp.js"
 export { collectSecrets, REDACTED, redactText, redactValue, secretForms } from "./redact.js"
 export * from "./runAction.js"
 export * from "./RunErrors.js"
