@@ -65,6 +65,10 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
             connectorVersion: account.connector_version
           })
         }
+        yield* Effect.annotateCurrentSpan({
+          "switchyard.connector.key": version.value.key,
+          "switchyard.connector.version": version.value.version
+        })
         const connector = yield* registry.load(version.value)
         const credentials = yield* cipher.open({
           keyId: credentials_key_id,
@@ -77,7 +81,9 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           connector,
           credentials: (credentials ?? {}) as Record<string, unknown>
         } satisfies AccountContext
-      })
+      }).pipe(Effect.withSpan("AccountContexts.resolve", {
+        attributes: { "switchyard.project.id": projectId, "switchyard.account.id": accountId }
+      }))
 
     return { resolve } as const
   }),

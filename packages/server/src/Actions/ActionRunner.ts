@@ -78,6 +78,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       Effect.gen(function*() {
         const started = Date.now()
         const context = options.context ?? (yield* contexts.resolve(projectId, accountId))
+        yield* Effect.annotateCurrentSpan({
+          "switchyard.connector.key": context.version.key,
+          "switchyard.connector.version": context.version.version
+        })
         const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
         if (action === undefined) {
           return yield* new ActionNotFound({
@@ -164,13 +168,21 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             })
           }
           const stored = existing.value.response as { readonly data: unknown; readonly next: unknown }
+          yield* Effect.annotateCurrentSpan("switchyard.idempotency.replayed", true)
           return { data: stored.data, next: stored.next, raw: () => [] }
         }
         return yield* runOnce.pipe(
           Effect.tap((result) => idempotency.complete(scope, { data: result.data, next: result.next ?? null })),
           Effect.onError(() => idempotency.release(scope))
         )
-      })
+      }).pipe(Effect.withSpan("ActionRunner.execute", {
+        attributes: {
+          "switchyard.call.kind": options.kind,
+          "switchyard.project.id": projectId,
+          "switchyard.account.id": accountId,
+          "switchyard.action.id": actionId
+        }
+      }))
 
     return { execute } as const
   }),

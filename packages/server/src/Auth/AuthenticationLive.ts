@@ -31,6 +31,11 @@ export const AuthenticationLive = Layer.effect(
           if (Option.isNone(caller)) {
             return yield* new Unauthorized({ message: "Invalid API key" })
           }
+          // on the request's span (the platform's `http.server`): whose request it is, never the key
+          yield* Effect.annotateCurrentSpan({
+            "switchyard.project.id": caller.value.projectId,
+            "switchyard.api_key.id": caller.value.apiKeyId
+          })
           const path = new URL(request.url, "http://switchyard").pathname
           if (!scopeAllows(caller.value.scope, request.method, path)) {
             return yield* new Forbidden({

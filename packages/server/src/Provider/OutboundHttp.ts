@@ -1,4 +1,4 @@
-import type { HttpClient } from "@effect/platform"
+import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect } from "effect"
 import * as Dns from "node:dns"
@@ -37,13 +37,20 @@ export const guardedLookup = (allowlist: ReadonlyArray<string>, lookup: LookupFu
     })
 }
 
+/**
+ * The platform's own client spans are off: they record the full URL and every header outside
+ * a short list, where connectors put credentials (ProviderHttp spans each call with host and
+ * status only). With them go the trace headers, which third parties have no use for.
+ */
+const untraced = HttpClient.withTracerDisabledWhen(() => true)
+
 const guardedClient = (allowlist: ReadonlyArray<string>) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() => new Agent({ connect: { lookup: guardedLookup(allowlist) } })),
       (agent) => Effect.promise(() => agent.destroy())
     ),
-    NodeHttpClient.makeUndici
+    (agent) => untraced(NodeHttpClient.makeUndici(agent))
   )
 
 /**

@@ -90,6 +90,21 @@ const contentLengthOf = (value: string | undefined): number | undefined =>
 
 const isSuccess = (status: number) => status >= 200 && status < 300
 
+/**
+ * What a provider call's span says: method, host and port, provider and account. Never the
+ * path, query or headers: connectors put credentials in all three.
+ */
+const callAttributes = (request: ProviderRequest, options: TransportOptions): Record<string, unknown> => {
+  const url = URL.canParse(request.url) ? new URL(request.url) : undefined
+  return {
+    "http.request.method": request.method,
+    "server.address": url?.hostname ?? "(invalid URL)",
+    ...(url === undefined || url.port === "" ? {} : { "server.port": Number(url.port) }),
+    "switchyard.provider": options.provider ?? "(unknown)",
+    "switchyard.account.id": options.accountId
+  }
+}
+
 /** Marks a body that claimed to be JSON and did not parse. */
 const malformedJson = Symbol("malformedJson")
 
@@ -291,7 +306,8 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       policy: RetryPolicy,
       deadline: number,
       redactedUrl: string,
-      provider: string
+      provider: string,
+      number: number
     ) => {
       let waiting = true
       const leave = Effect.sync(() => {
@@ -307,7 +323,14 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       return untilSlot.pipe(
         Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
           leave,
-          Effect.flatMap(timeout, (timeout) => attempt(request, timeout, redactedUrl, policy.requestTimeout, provider))
+          Effect.flatMap(timeout, (timeout) =>
+            attempt(request, timeout, redactedUrl, policy.requestTimeout, provider).pipe(
+              Effect.tap((response) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
+              Effect.withSpan("ProviderHttp.attempt", {
+                attributes: { "switchyard.provider.attempt": number },
+                captureStackTrace: false
+              })
+            ))
         ))),
         Effect.ensuring(leave),
         Effect.filterOrElse(
@@ -341,10 +364,19 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         const once = Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const admission = attempts === 0 ? first : limits.slots.admit(now, false)
           attempts++
-          return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider)
+          return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
         })
+        const outcome = (status: number | undefined) =>
+          Effect.annotateCurrentSpan({
+            "switchyard.provider.attempts": attempts,
+            ...(status === undefined ? {} : { "http.response.status_code": status })
+          })
         return yield* once.pipe(
           Effect.retry(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
+          Effect.tapBoth({
+            onSuccess: (response) => outcome(response.status),
+            onFailure: (failure) => outcome(failure._tag === "RetryableAnswer" ? failure.response.status : failure.response?.status)
+          }),
           Effect.matchEffect({
             onSuccess: (response) => Effect.as(record(response), response),
             onFailure: (failure) =>
@@ -368,6 +400,12 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       Effect.zipRight(
         vet(request.url, request.foreign === true),
         limiters.use(options.accountId, options.requestsPerSecond, (limits) => sendWithin(limits, request, options, recorder))
+      ).pipe(
+        Effect.withSpan("ProviderHttp.call", {
+          kind: "client",
+          attributes: callAttributes(request, options),
+          captureStackTrace: false
+        })
       )
 
     /** A transport for one run of one account's action. */

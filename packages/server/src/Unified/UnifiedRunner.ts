@@ -96,7 +96,9 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
           next: cursors.encode(call.accountId, call.operationId, result.next),
           raw: call.raw === true ? result.raw() : null
         }
-      })
+      }).pipe(Effect.withSpan("UnifiedRunner.run", {
+        attributes: { "switchyard.unified.operation": call.operationId, "switchyard.account.id": call.accountId }
+      }))
 
     return { run } as const
   }),
