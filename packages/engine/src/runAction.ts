@@ -56,7 +56,11 @@ export const runAction = (
       attributes: { "connector.key": parsed.definition.info.key, "action.id": actionId }
     }),
     // the run's boundary (outside the span, so the error leaves as itself, not as Effect's
-    // span-annotated proxy): nothing it reports carries a credential, whichever step failed
-    Effect.mapError((error): ActionError => redactError(Cause.originalError(error), secrets.textForms()))
+    // span-annotated proxy): nothing it reports carries a credential, whichever step failed.
+    // The transport's own failures come redacted (it gets the secrets with each request).
+    Effect.mapError((failure): ActionError => {
+      const error = Cause.originalError(failure)
+      return error._tag === "ProviderTransportError" ? error : redactError(error, secrets.textForms())
+    })
   )
 }

@@ -13,15 +13,12 @@ import {
 } from "@switchyard/api"
 import {
   type ActionError,
-  ActionDefinitionError,
-  ActionInputError,
   ActionLimitError,
-  CustomProviderError,
-  ProviderHttpError,
-  ProviderTransportError
+  ProviderTransportError,
+  redactError,
+  secretForms
 } from "@switchyard/engine"
 import { Match } from "effect"
-import { redactHeaders, redactValue } from "../Provider/Redaction.js"
 
 const DEFAULT_RETRY_AFTER = 5
 
@@ -68,52 +65,13 @@ const fromTransport = (failure: ProviderTransportError, message: string): ApiErr
 }
 
 /**
- * The failure with every secret removed from what it carries (message, URL, headers, body),
- * done where the run's secrets are known, before the failure leaves the runner.
+ * The failure with every secret removed from what it carries (message, URL, headers, body,
+ * a transport failure's response), by the engine's one redaction walk; done where the
+ * account's secrets are known, before the failure leaves the runner. The engine already
+ * redacts its own failures; this also covers the transport's, which it passes through.
  */
-export const redactActionFailure = (failure: ActionError, secrets: ReadonlyArray<string>): ActionError => {
-  const message = String(redactValue(failure.message, secrets))
-  return Match.value(failure).pipe(
-    Match.tagsExhaustive({
-      ActionInputError: (failure): ActionError => new ActionInputError({ message, issues: failure.issues }),
-      ProviderHttpError: (failure): ActionError =>
-        new ProviderHttpError({
-          message,
-          status: failure.status,
-          url: String(redactValue(failure.url, secrets)),
-          method: failure.method,
-          body: redactValue(failure.body, secrets),
-          headers: redactHeaders(failure.headers, secrets),
-          stepId: failure.stepId
-        }),
-      ProviderTransportError: (failure): ActionError =>
-        new ProviderTransportError({
-          reason: failure.reason,
-          message,
-          url: String(redactValue(failure.url, secrets)),
-          retryAfter: failure.retryAfter,
-          response: failure.response === undefined ? undefined : {
-            ...failure.response,
-            headers: redactHeaders(failure.response.headers, secrets),
-            body: redactValue(failure.response.body, secrets)
-          }
-        }),
-      CustomProviderError: (failure): ActionError =>
-        new CustomProviderError({
-          message,
-          targetStatus: failure.targetStatus,
-          receivedStatus: failure.receivedStatus,
-          url: String(redactValue(failure.url, secrets)),
-          body: redactValue(failure.body, secrets),
-          stepId: failure.stepId
-        }),
-      ActionLimitError: (failure): ActionError =>
-        new ActionLimitError({ message, limit: failure.limit, stepId: failure.stepId }),
-      ActionDefinitionError: (failure): ActionError =>
-        new ActionDefinitionError({ message, actionId: failure.actionId, stepId: failure.stepId, path: failure.path })
-    })
-  )
-}
+export const redactActionFailure = (failure: ActionError, secrets: ReadonlyArray<string>): ActionError =>
+  redactError(failure, secretForms(secrets))
 
 /**
  * Maps an action failure (already redacted) to the documented errors, one case per engine
