@@ -1,7 +1,8 @@
 import { Headers, HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { type Authentication, BadRequest, basic, NotFound, PayloadTooLarge, UnsupportedMediaType } from "@switchyard/api"
-import { type Context, Effect } from "effect"
+import { type Context, Effect, Option } from "effect"
 import { Readable } from "node:stream"
+import { verifiedCaller } from "./Auth/VerifiedCaller.js"
 import { type RouteTable, routerTarget } from "./RouteTable.js"
 
 /*
@@ -205,9 +206,9 @@ const withJsonBody = (request: HttpServerRequest.HttpServerRequest, text: string
  * Runs `app` only for a request that passed the guards: 404 for a path that cannot name a
  * resource, 400 for bad text in a query parameter, header or JSON body (naming where) or for
  * JSON nested too deep, 415 for a body that is not JSON, 413 past the body limit.
- * On an operation that needs a key, the key and its scope are checked first (as the
- * Authentication middleware will again): a caller without them learns nothing from the guards,
- * and no body is read for them.
+ * On an operation that needs a key, the key and its scope are checked first, and the caller
+ * handed on to the Authentication middleware (`verifiedCaller`): a caller without them learns
+ * nothing from the guards, and no body is read for them.
  */
 export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Service<Authentication>) =>
 <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
@@ -215,14 +216,16 @@ export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Se
     const request = yield* HttpServerRequest.HttpServerRequest
     const target = routerTarget(request.url)
     const match = routes.find(request.method, target.path)
-    if (authentication !== undefined && match?.route.authenticated === true) {
-      yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic)
-    }
+    const caller = authentication !== undefined && match?.route.authenticated === true
+      ? Option.some(yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic))
+      : Option.none()
     yield* checkPath(match, request.method, target.path)
     yield* checkTexts("query parameter", new URLSearchParams(target.query))
     if (urlQueryMayDiffer(request.url, target.path)) yield* checkTexts("query parameter", queryOf(request.url))
     yield* checkTexts("header", Object.entries(request.headers))
-    if (match === undefined || !match.route.readsBody || !hasBody(request)) return yield* app
+    // the Authentication middleware takes the caller checked above instead of checking again
+    const handled = Effect.locally(app, verifiedCaller, caller)
+    if (match === undefined || !match.route.readsBody || !hasBody(request)) return yield* handled
     const text = yield* checkedJsonBody(request, `${match.route.method} ${match.route.path}`)
-    return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, withJsonBody(request, text))
+    return yield* Effect.provideService(handled, HttpServerRequest.HttpServerRequest, withJsonBody(request, text))
   })

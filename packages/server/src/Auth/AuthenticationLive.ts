@@ -1,8 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Authentication, Forbidden, Unauthorized } from "@switchyard/api"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { ApiKeys } from "./ApiKeys.js"
 import { scopeAllows } from "./ScopePolicy.js"
+import { verifiedCaller } from "./VerifiedCaller.js"
 
 const scopeLabel = {
   full_access: "Full Access",
@@ -18,6 +19,8 @@ export const AuthenticationLive = Layer.effect(
     return Authentication.of({
       basic: (credential) =>
         Effect.gen(function*() {
+          const verified = yield* FiberRef.get(verifiedCaller)
+          if (Option.isSome(verified)) return verified.value
           const request = yield* HttpServerRequest.HttpServerRequest
           // The platform decoder slices off any 6-character scheme: insist on Basic itself.
           const isBasic = /^basic /i.test(request.headers.authorization ?? "")
