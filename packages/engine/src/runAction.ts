@@ -53,6 +53,7 @@ export const runAction = (
         })
     }),
     Effect.withSpan("switchyard.action", {
+      captureStackTrace: false,
       attributes: { "connector.key": parsed.definition.info.key, "action.id": actionId }
     }),
     // the run's boundary (outside the span, so the error leaves as itself, not as Effect's

@@ -32,5 +32,9 @@ export const runStep = (run: RunState, step: StepPlan): Effect.Effect<void, Acti
     if (error._tag === "CustomProviderError") recorded.status = error.targetStatus
     run.steps[step.stepId] = { output: undefined, error: recorded }
   }).pipe(
-    Effect.withSpan("switchyard.step", { attributes: { "step.id": step.stepId, "step.function": step.functionName } })
+    Effect.withSpan("switchyard.step", {
+      // no call-site stack per span: capturing one cost more than the step's own work
+      captureStackTrace: false,
+      attributes: { "step.id": step.stepId, "step.function": step.functionName }
+    })
   )

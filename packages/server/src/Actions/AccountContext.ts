@@ -82,6 +82,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           credentials: (credentials ?? {}) as Record<string, unknown>
         } satisfies AccountContext
       }).pipe(Effect.withSpan("AccountContexts.resolve", {
+        captureStackTrace: false,
         attributes: { "switchyard.project.id": projectId, "switchyard.account.id": accountId }
       }))
 

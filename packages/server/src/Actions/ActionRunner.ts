@@ -176,6 +176,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           Effect.onError(() => idempotency.release(scope))
         )
       }).pipe(Effect.withSpan("ActionRunner.execute", {
+        captureStackTrace: false,
         attributes: {
           "switchyard.call.kind": options.kind,
           "switchyard.project.id": projectId,

@@ -97,6 +97,7 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
           raw: call.raw === true ? result.raw() : null
         }
       }).pipe(Effect.withSpan("UnifiedRunner.run", {
+        captureStackTrace: false,
         attributes: { "switchyard.unified.operation": call.operationId, "switchyard.account.id": call.accountId }
       }))
 
