@@ -215,3 +215,26 @@ export type ApiError =
   | InternalServerError
   | NotImplemented
   | BadGateway
+
+/** One key per `ApiError` tag: the compiler refuses a missing or unknown one. */
+const apiErrorTagRecord: { readonly [Tag in ApiError["_tag"]]: true } = {
+  BadRequest: true,
+  Unauthorized: true,
+  Forbidden: true,
+  NotFound: true,
+  RequestTimeout: true,
+  MethodNotAllowed: true,
+  Conflict: true,
+  PreconditionFailed: true,
+  PayloadTooLarge: true,
+  UnsupportedMediaType: true,
+  UnprocessableEntity: true,
+  TooManyRequests: true,
+  RequestHeaderFieldsTooLarge: true,
+  InternalServerError: true,
+  NotImplemented: true,
+  BadGateway: true
+}
+
+/** The tags of the documented errors, for code that must tell them from other failures. */
+export const apiErrorTags: ReadonlySet<string> = new Set(Object.keys(apiErrorTagRecord))

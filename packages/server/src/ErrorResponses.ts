@@ -1,29 +1,10 @@
 import { type HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Api, Authentication, BadRequest, InternalServerError, MethodNotAllowed, NotFound } from "@switchyard/api"
+import { Api, apiErrorTags, Authentication, BadRequest, InternalServerError, MethodNotAllowed, NotFound } from "@switchyard/api"
 import { Cause, type Context, Effect, FiberRef, Layer } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { guardRequest } from "./RequestGuards.js"
 import { routerTarget, routeTable } from "./RouteTable.js"
-
-const apiErrorTags = new Set([
-  "BadRequest",
-  "Unauthorized",
-  "Forbidden",
-  "NotFound",
-  "RequestTimeout",
-  "MethodNotAllowed",
-  "Conflict",
-  "PreconditionFailed",
-  "PayloadTooLarge",
-  "UnsupportedMediaType",
-  "UnprocessableEntity",
-  "TooManyRequests",
-  "RequestHeaderFieldsTooLarge",
-  "InternalServerError",
-  "NotImplemented",
-  "BadGateway"
-])
 
 const hasTag = (error: unknown, tags: ReadonlySet<string> | string): error is { readonly _tag: string } =>
   typeof error === "object" && error !== null && "_tag" in error &&
