@@ -3,11 +3,13 @@ import { AccountsGroup } from "./Accounts.js"
 import { ActionsGroup } from "./Actions.js"
 import { ConnectorProfilesGroup } from "./ConnectorProfiles.js"
 import { ConnectorsGroup } from "./Connectors.js"
+import { ConnectSessionsGroup } from "./ConnectSessions.js"
 import {
   BadGatewayBody,
   BadRequestBody,
   ConflictBody,
   ForbiddenBody,
+  GoneBody,
   InternalServerErrorBody,
   MethodNotAllowedBody,
   NotFoundBody,
@@ -35,6 +37,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(ConnectorsGroup)
   .add(ConnectorProfilesGroup)
   .add(ActionsGroup)
+  .add(ConnectSessionsGroup)
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)
@@ -45,6 +48,7 @@ export class Api extends HttpApi.make("switchyard")
   .addError(RequestTimeoutBody)
   .addError(MethodNotAllowedBody)
   .addError(ConflictBody)
+  .addError(GoneBody)
   .addError(PreconditionFailedBody)
   .addError(PayloadTooLargeBody)
   .addError(UnsupportedMediaTypeBody)

@@ -80,6 +80,13 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   retryAfter
 }) {}
 
+/** A resource that existed and is no longer usable (an expired connect session token). */
+export class Gone extends Schema.TaggedError<Gone>()("Gone", {
+  statusCode: statusCode(410),
+  message: Schema.String,
+  timestamp
+}) {}
+
 export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
   statusCode: statusCode(412),
   message: Schema.String,
@@ -163,6 +170,7 @@ export const NotFoundBody = onTheWire(NotFound, "NotFound", 404, "Not Found")
 export const RequestTimeoutBody = onTheWire(RequestTimeout, "RequestTimeout", 408, "Request timed out")
 export const MethodNotAllowedBody = onTheWire(MethodNotAllowed, "MethodNotAllowed", 405, "Method not allowed")
 export const ConflictBody = onTheWire(Conflict, "Conflict", 409, "Conflict")
+export const GoneBody = onTheWire(Gone, "Gone", 410, "Gone")
 export const PreconditionFailedBody = onTheWire(
   PreconditionFailed,
   "PreconditionFailed",
@@ -206,6 +214,7 @@ export type ApiError =
   | RequestTimeout
   | MethodNotAllowed
   | Conflict
+  | Gone
   | PreconditionFailed
   | PayloadTooLarge
   | UnsupportedMediaType
@@ -225,6 +234,7 @@ const apiErrorTagRecord: { readonly [Tag in ApiError["_tag"]]: true } = {
   RequestTimeout: true,
   MethodNotAllowed: true,
   Conflict: true,
+  Gone: true,
   PreconditionFailed: true,
   PayloadTooLarge: true,
   UnsupportedMediaType: true,

@@ -10,6 +10,8 @@ import {
   ConflictBody,
   Forbidden,
   ForbiddenBody,
+  Gone,
+  GoneBody,
   InternalServerError,
   InternalServerErrorBody,
   NotFound,
@@ -58,6 +60,7 @@ const table: ReadonlyArray<Row> = [
   row("NotFound", 404, NotFound, NotFoundBody),
   row("RequestTimeout", 408, RequestTimeout, RequestTimeoutBody),
   row("Conflict", 409, Conflict, ConflictBody),
+  row("Gone", 410, Gone, GoneBody),
   row("PreconditionFailed", 412, PreconditionFailed, PreconditionFailedBody),
   row("UnprocessableEntity", 422, UnprocessableEntity, UnprocessableEntityBody),
   row("TooManyRequests", 429, TooManyRequests, TooManyRequestsBody),
@@ -69,9 +72,9 @@ const table: ReadonlyArray<Row> = [
 const FIXED_TIME = "2024-05-06T07:08:09.010Z"
 
 describe("error wire schemas", () => {
-  it("cover the twelve documented statuses, each once", () => {
-    expect(table.map(({ status }) => status)).toEqual([400, 401, 403, 404, 408, 409, 412, 422, 429, 500, 501, 502])
-    expect(new Set(table.map(({ tag }) => tag)).size).toBe(12)
+  it("cover the thirteen documented statuses, each once", () => {
+    expect(table.map(({ status }) => status)).toEqual([400, 401, 403, 404, 408, 409, 410, 412, 422, 429, 500, 501, 502])
+    expect(new Set(table.map(({ tag }) => tag)).size).toBe(13)
   })
 
   describe.each(table)("$tag ($status)", ({ body, errorClass, make, status, tag }) => {

@@ -8,11 +8,32 @@ const boundedInteger = (name: string, min: number, max: number, fallback: number
     Config.withDefault(fallback)
   )
 
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+/** The listening address as a browser would reach it (a wildcard host means this machine). */
+const listeningUrl = (host: string, port: number) => {
+  const reachable = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "[::1]" : host
+  return `http://${reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable}:${port}`
+}
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(4000))
     const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+    /** Where end users reach this server (connect links); no trailing slash. */
+    const publicUrl = yield* Config.string("SWITCHYARD_PUBLIC_URL").pipe(
+      Config.validate({ message: "must be an absolute http or https URL", validation: isHttpUrl }),
+      Config.map((url) => url.replace(/\/+$/, "")),
+      Config.withDefault(listeningUrl(host, port))
+    )
     const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
     const dataDir = yield* Config.string("SWITCHYARD_DATA_DIR").pipe(Config.withDefault(".switchyard"))
     const encryptionKey = yield* Config.option(Config.redacted("SWITCHYARD_ENCRYPTION_KEY"))
@@ -38,6 +59,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     return {
       port,
       host,
+      publicUrl,
       databaseUrl,
       /** Where the embedded default keeps its files; `:memory:` keeps nothing on disk. */
       dataDir,

@@ -11,6 +11,8 @@ import { ConnectorProfiles } from "./ConnectorProfiles/ConnectorProfiles.js"
 import { ConnectorProfilesHttpLive } from "./ConnectorProfiles/Http.js"
 import { Connectors } from "./Connectors/Connectors.js"
 import { ConnectorsHttpLive } from "./Connectors/Http.js"
+import { ConnectSessions } from "./ConnectSessions/ConnectSessions.js"
+import { ConnectSessionsHttpLive } from "./ConnectSessions/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { AccountTools } from "./Mcp/AccountTools.js"
 import { McpEndpointLive } from "./Mcp/McpEndpoint.js"
@@ -20,9 +22,9 @@ import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

@@ -3,21 +3,30 @@ import {
   BadRequest,
   Conflict,
   Forbidden,
+  Gone,
   NotFound,
   NotImplemented,
   PreconditionFailed,
+  Unauthorized,
   UnprocessableEntity
 } from "@switchyard/api"
 import { Match } from "effect"
 import type { AccountError } from "./Accounts/AccountErrors.js"
 import { actionFailureToApiError } from "./Actions/ActionErrors.js"
 import type { ActionRunError } from "./Actions/ActionRunErrors.js"
+import type { ConnectSessionError } from "./ConnectSessions/ConnectSessionErrors.js"
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
 import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
 import type { UnifiedError } from "./Unified/UnifiedErrors.js"
 
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
-export type DomainError = AccountError | ActionRunError | ConnectorError | ConnectorProfileError | UnifiedError
+export type DomainError =
+  | AccountError
+  | ActionRunError
+  | ConnectSessionError
+  | ConnectorError
+  | ConnectorProfileError
+  | UnifiedError
 
 /**
  * The one place domain failures become the documented API errors: a status per tag (the
@@ -49,6 +58,10 @@ export const toApiError = (error: DomainError): ApiError =>
       ConnectorProfileNotFound: ({ message }): ApiError => new NotFound({ message }),
       ConnectorProfileInUse: ({ message }): ApiError => new Conflict({ message }),
       InvalidConnectorProfile: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      ConnectSessionNotFound: ({ message }): ApiError => new NotFound({ message }),
+      ConnectTokenUnknown: ({ message }): ApiError => new Unauthorized({ message }),
+      ConnectSessionGone: ({ message }): ApiError => new Gone({ message }),
+      InvalidConnectSessionRequest: ({ message }): ApiError => new UnprocessableEntity({ message }),
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
       ActionInputError: actionFailureToApiError,

@@ -118,6 +118,26 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect(document.paths["/healthz"]!.get!.security).toEqual([])
     }))
 
+  it.effect("documents connect sessions: create and get behind the API key, authenticate by token alone", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const basicName = Object.keys(document.components.securitySchemes)[0]!
+      const operations = [
+        ["create_connect_session", "post", "/connect_sessions", [basicName]],
+        ["authenticate_connect_session", "post", "/connect_sessions/authenticate", []],
+        ["get_connect_session", "get", "/connect_sessions/{id}", [basicName]]
+      ] as const
+      for (const [operationId, method, path, security] of operations) {
+        const operation = document.paths[path]?.[method]
+        expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined()
+        expect(operation!.operationId).toMatch(new RegExp(`(^|\\.)${operationId}$`))
+        expect(operation!.security.flatMap((requirement) => Object.keys(requirement))).toEqual(security)
+      }
+      expect(Object.keys(document.paths["/connect_sessions"]!.post!.responses)).toEqual(expect.arrayContaining(["201", "422"]))
+      expect(Object.keys(document.paths["/connect_sessions/authenticate"]!.post!.responses))
+        .toEqual(expect.arrayContaining(["200", "401", "410"]))
+    }))
+
   it.effect("documents the page and page_size limits of list_accounts", () =>
     Effect.gen(function*() {
       const document = yield* fetchDocument

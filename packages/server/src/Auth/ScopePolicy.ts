@@ -4,7 +4,7 @@ const readMethods = new Set(["GET", "HEAD", "OPTIONS"])
 
 /** The path families each narrow scope may use (spec, Authentication: scopes). */
 const scopePaths: Record<Exclude<ApiKeyScope, "full_access" | "read_only">, ReadonlyArray<RegExp>> = {
-  accounts: [/^\/v2\/accounts(\/|$)/],
+  accounts: [/^\/v2\/accounts(\/|$)/, /^\/connect_sessions(\/|$)/],
   actions: [/^\/actions\/rpc\/?$/, /^\/mcp\/?$/, /^\/unified\//]
 }
 

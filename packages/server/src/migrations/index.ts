@@ -5,6 +5,7 @@ import accounts from "./0002_accounts.js"
 import connectors from "./0003_connectors.js"
 import actions from "./0004_actions.js"
 import serverInstances from "./0005_server_instances.js"
+import connectSessions from "./0006_connect_sessions.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -12,5 +13,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_accounts": accounts,
   "0003_connectors": connectors,
   "0004_actions": actions,
-  "0005_server_instances": serverInstances
+  "0005_server_instances": serverInstances,
+  "0006_connect_sessions": connectSessions
 }

@@ -1,0 +1,138 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { strictObject, Uuid } from "./Params.js"
+
+/** The unified categories a session may narrow its connectors to. */
+export const ConnectCategory = Schema.Literal("ats", "hris", "lms").annotations({ identifier: "ConnectCategory" })
+export type ConnectCategory = typeof ConnectCategory.Type
+
+export const ConnectSessionStatus = Schema.Literal("pending", "completed", "expired", "failed")
+  .annotations({ identifier: "ConnectSessionStatus" })
+export type ConnectSessionStatus = typeof ConnectSessionStatus.Type
+
+export const CONNECT_SESSION_DEFAULT_EXPIRES_IN = 1800
+export const CONNECT_SESSION_MIN_EXPIRES_IN = 60
+export const CONNECT_SESSION_MAX_EXPIRES_IN = 7 * 24 * 3600
+
+const text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
+
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+const HttpUrl = Schema.String.pipe(
+  Schema.maxLength(2000),
+  Schema.filter(isHttpUrl, { message: () => "must be an absolute http or https URL" })
+)
+
+export const CreateConnectSession = Schema.Struct({
+  origin_owner_id: text(200),
+  origin_owner_name: text(200),
+  origin_username: Schema.optional(text(200)),
+  provider: Schema.optional(Schema.String.pipe(
+    Schema.pattern(/^[a-z0-9_-]{1,100}$/, { message: () => "provider must be a connector key ([a-z0-9_-]{1,100})" })
+  )),
+  categories: Schema.optional(Schema.Array(ConnectCategory).pipe(Schema.maxItems(3))),
+  connector_profile_id: Schema.optional(Uuid),
+  account_id: Schema.optional(text(200)),
+  multiple: Schema.optional(Schema.Boolean),
+  label: Schema.optional(text(200)),
+  metadata: Schema.optional(JsonObject),
+  expires_in: Schema.optional(
+    Schema.Int.pipe(
+      Schema.between(CONNECT_SESSION_MIN_EXPIRES_IN, CONNECT_SESSION_MAX_EXPIRES_IN, {
+        message: () =>
+          `expires_in must be a whole number of seconds between ${CONNECT_SESSION_MIN_EXPIRES_IN} and ${CONNECT_SESSION_MAX_EXPIRES_IN}`
+      })
+    ).annotations({ description: `Seconds the token stays valid (default ${CONNECT_SESSION_DEFAULT_EXPIRES_IN})` })
+  ),
+  redirect_url: Schema.optional(HttpUrl)
+}).annotations({ identifier: "CreateConnectSession", ...strictObject })
+export type CreateConnectSession = typeof CreateConnectSession.Type
+
+/** The fields every view of a session shows. */
+const sessionFields = {
+  id: Schema.String,
+  organization_id: Schema.String,
+  project_id: Schema.String,
+  origin_owner_id: Schema.String,
+  origin_owner_name: Schema.String,
+  origin_username: Schema.NullOr(Schema.String),
+  provider: Schema.NullOr(Schema.String),
+  categories: Schema.Array(ConnectCategory),
+  connector_profile_id: Schema.NullOr(Schema.String),
+  account_id: Schema.NullOr(Schema.String).annotations({
+    description: "The account to re-link in place, or once completed the account the session linked"
+  }),
+  multiple: Schema.Boolean,
+  label: Schema.NullOr(Schema.String),
+  metadata: Schema.NullOr(JsonObject),
+  redirect_url: Schema.NullOr(Schema.String),
+  expires_at: Schema.String,
+  created_at: Schema.String
+}
+
+/** The create answer: the only time the token is shown. */
+export const CreatedConnectSession = Schema.Struct({
+  ...sessionFields,
+  token: Schema.String.annotations({ description: "Shown once; only its hash is stored" }),
+  auth_link_url: Schema.String
+}).annotations({ identifier: "CreatedConnectSession" })
+export type CreatedConnectSession = typeof CreatedConnectSession.Type
+
+export const ConnectSession = Schema.Struct({
+  ...sessionFields,
+  status: ConnectSessionStatus,
+  failure_reason: Schema.NullOr(Schema.String).annotations({ description: "Why a failed session failed" })
+}).annotations({ identifier: "ConnectSession" })
+export type ConnectSession = typeof ConnectSession.Type
+
+/** A connector the session may link: a profile of the project, or a connector when it has none. */
+export const ConnectSessionConnector = Schema.Struct({
+  key: Schema.String,
+  name: Schema.String,
+  categories: Schema.Array(Schema.String),
+  connector_profile_id: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ConnectSessionConnector" })
+export type ConnectSessionConnector = typeof ConnectSessionConnector.Type
+
+export const AuthenticatedConnectSession = Schema.Struct({
+  ...ConnectSession.fields,
+  connectors: Schema.Array(ConnectSessionConnector)
+}).annotations({ identifier: "AuthenticatedConnectSession" })
+export type AuthenticatedConnectSession = typeof AuthenticatedConnectSession.Type
+
+export const AuthenticateConnectSession = Schema.Struct({
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+}).annotations({ identifier: "AuthenticateConnectSession", ...strictObject })
+
+const SessionId = HttpApiSchema.param("id", Schema.String)
+
+export class ConnectSessionsGroup extends HttpApiGroup.make("connect_sessions")
+  .add(
+    HttpApiEndpoint.post("create_connect_session", "/connect_sessions")
+      .setPayload(CreateConnectSession)
+      .addSuccess(CreatedConnectSession, { status: 201 })
+      .middleware(Authentication)
+      .annotate(OpenApi.Description, "Start linking an account for an end user; call it from server-side code only")
+  )
+  .add(
+    HttpApiEndpoint.post("authenticate_connect_session", "/connect_sessions/authenticate")
+      .setPayload(AuthenticateConnectSession)
+      .addSuccess(AuthenticatedConnectSession)
+      .annotate(OpenApi.Description, "The session behind a token and the connectors it may link: the token is the credential")
+  )
+  .add(
+    HttpApiEndpoint.get("get_connect_session")`/connect_sessions/${SessionId}`
+      .addSuccess(ConnectSession)
+      .middleware(Authentication)
+  )
+{}

@@ -1,0 +1,41 @@
+import { Data } from "effect"
+
+/*
+ * How connect session rules fail. Each error states its own message; `toApiError` chooses the status.
+ */
+
+export class ConnectSessionNotFound extends Data.TaggedError("ConnectSessionNotFound")<{ readonly sessionId: string }> {
+  override get message() {
+    return `Connect session ${this.sessionId} not found`
+  }
+}
+
+/** A token that belongs to no session (never issued, or mistyped). */
+export class ConnectTokenUnknown extends Data.TaggedError("ConnectTokenUnknown")<{}> {
+  override get message() {
+    return "Unknown connect session token"
+  }
+}
+
+/** The session behind the token can no longer be used: it expired, or it already ended. */
+export class ConnectSessionGone extends Data.TaggedError("ConnectSessionGone")<{
+  readonly sessionId: string
+  readonly status: "expired" | "completed" | "failed"
+}> {
+  override get message() {
+    return this.status === "expired"
+      ? `Connect session ${this.sessionId} has expired: create a new session`
+      : `Connect session ${this.sessionId} is ${this.status}: create a new session`
+  }
+}
+
+/** A create body the session rules refuse (what it links to, sizes). */
+export class InvalidConnectSessionRequest extends Data.TaggedError("InvalidConnectSessionRequest")<{
+  readonly message: string
+}> {}
+
+export type ConnectSessionError =
+  | ConnectSessionNotFound
+  | ConnectTokenUnknown
+  | ConnectSessionGone
+  | InvalidConnectSessionRequest

@@ -1,0 +1,225 @@
+import type {
+  AuthenticatedConnectSession,
+  Caller,
+  ConnectSession,
+  ConnectSessionConnector,
+  CreateConnectSession,
+  CreatedConnectSession
+} from "@switchyard/api"
+import { CONNECT_SESSION_DEFAULT_EXPIRES_IN } from "@switchyard/api"
+import { Clock, Effect, Option } from "effect"
+import * as Crypto from "node:crypto"
+import { AccountsRepo } from "../Accounts/AccountsRepo.js"
+import { SwitchyardConfig } from "../Config.js"
+import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
+import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
+import { ConnectorRegistry, latestOf, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import {
+  ConnectSessionGone,
+  ConnectSessionNotFound,
+  ConnectTokenUnknown,
+  InvalidConnectSessionRequest
+} from "./ConnectSessionErrors.js"
+import { type ConnectSessionRow, ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
+
+const MAX_METADATA_BYTES = 16 * 1024
+
+/** Only the SHA-256 of a token is stored: a leaked table links nothing. */
+export const hashConnectToken = (token: string) => Crypto.createHash("sha256").update(token, "utf8").digest("hex")
+
+const generateToken = () => Crypto.randomBytes(32).toString("base64url")
+
+/** What narrows the connectors a session offers. */
+type Narrowing = Pick<ConnectSessionRow, "provider" | "categories" | "connector_profile_id">
+
+const narrow = (connectors: ReadonlyArray<ConnectSessionConnector>, by: Narrowing) =>
+  connectors.filter((connector) =>
+    (by.provider === null || connector.key === by.provider) &&
+    (by.categories.length === 0 || connector.categories.some((c) => (by.categories as ReadonlyArray<string>).includes(c))) &&
+    (by.connector_profile_id === null || connector.connector_profile_id === by.connector_profile_id)
+  )
+
+/**
+ * Connect sessions: a short-lived token that lets an end user link an account to a project
+ * through the hosted page, without the project's API key.
+ */
+export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchyard/ConnectSessions", {
+  effect: Effect.gen(function*() {
+    const repo = yield* ConnectSessionsRepo
+    const profilesRepo = yield* ProfilesRepo
+    const profiles = yield* ConnectorProfiles
+    const registry = yield* ConnectorRegistry
+    const accounts = yield* AccountsRepo
+    const config = yield* SwitchyardConfig
+
+    /**
+     * What the project may link: its active connector profiles, or, when it has none, every
+     * connector it sees (its own before a built-in one of the same key).
+     */
+    const linkable = (projectId: string) =>
+      Effect.gen(function*() {
+        const { rows } = yield* profilesRepo.list(projectId, { connectorKeys: [], active: true }, Option.none())
+        if (rows.length > 0) {
+          const resolved = yield* Effect.forEach(rows, (profile) =>
+            Effect.map(profiles.resolveProfile(projectId, profile), Option.map((version): ConnectSessionConnector => ({
+              key: profile.connector_key,
+              name: profile.label.length > 0 ? profile.label : version.title,
+              categories: version.categories,
+              connector_profile_id: profile.id
+            }))))
+          return resolved.flatMap(Option.toArray)
+        }
+        const versions = yield* registry.visible(projectId)
+        const byKey = new Map<string, Array<VisibleVersion>>()
+        for (const version of versions) byKey.set(version.key, [...(byKey.get(version.key) ?? []), version])
+        return [...byKey.values()].flatMap((candidates) => {
+          const custom = candidates.filter((version) => version.owner === "custom")
+          const newest = latestOf(custom.length > 0 ? custom : candidates)
+          return newest === undefined ? [] : [{
+            key: newest.key,
+            name: newest.title,
+            categories: newest.categories,
+            connector_profile_id: null
+          }]
+        }).sort((a, b) => a.key.localeCompare(b.key))
+      })
+
+    const statusOf = (row: ConnectSessionRow, now: number): ConnectSession["status"] =>
+      row.status === "pending" && row.expires_at.getTime() <= now ? "expired" : row.status
+
+    const render = (row: ConnectSessionRow, now: number): ConnectSession => ({
+      id: row.id,
+      organization_id: row.organization_id,
+      project_id: row.project_id,
+      origin_owner_id: row.origin_owner_id,
+      origin_owner_name: row.origin_owner_name,
+      origin_username: row.origin_username,
+      provider: row.provider,
+      categories: row.categories,
+      connector_profile_id: row.connector_profile_id,
+      account_id: row.account_id,
+      multiple: row.multiple,
+      label: row.label,
+      metadata: row.metadata,
+      redirect_url: row.redirect_url,
+      expires_at: row.expires_at.toISOString(),
+      created_at: row.created_at.toISOString(),
+      status: statusOf(row, now),
+      failure_reason: row.failure_reason
+    })
+
+    /** Checks what the body links to against the project; the narrowing the session will apply. */
+    const validateLinks = (projectId: string, body: CreateConnectSession) =>
+      Effect.gen(function*() {
+        const invalid = (message: string) => new InvalidConnectSessionRequest({ message })
+        if (body.metadata !== undefined && Buffer.byteLength(JSON.stringify(body.metadata)) > MAX_METADATA_BYTES) {
+          return yield* invalid(`metadata must be at most ${MAX_METADATA_BYTES} bytes`)
+        }
+        let provider = body.provider ?? null
+        if (body.account_id !== undefined) {
+          const account = yield* accounts.find(projectId, body.account_id)
+          if (Option.isNone(account)) {
+            return yield* invalid(`account_id ${body.account_id} is not an account of this project`)
+          }
+          if (provider !== null && provider !== account.value.connector_key) {
+            return yield* invalid(
+              `account_id ${body.account_id} is linked to ${account.value.connector_key}, not provider ${provider}`
+            )
+          }
+          provider = account.value.connector_key
+        }
+        if (body.connector_profile_id !== undefined) {
+          const profile = yield* profilesRepo.find(projectId, body.connector_profile_id)
+          if (Option.isNone(profile)) {
+            return yield* invalid(`connector_profile_id ${body.connector_profile_id} is not a connector profile of this project`)
+          }
+          if (!profile.value.active) {
+            return yield* invalid(`connector profile ${body.connector_profile_id} is not active`)
+          }
+          if (provider !== null && provider !== profile.value.connector_key) {
+            return yield* invalid(
+              `connector_profile_id ${body.connector_profile_id} is for connector ${profile.value.connector_key}, not ${provider}`
+            )
+          }
+        }
+        const connectors = yield* linkable(projectId)
+        if (body.provider !== undefined && !connectors.some((connector) => connector.key === body.provider)) {
+          return yield* invalid(`provider ${body.provider} is not a connector this project may link`)
+        }
+        const narrowing: Narrowing = {
+          provider,
+          categories: body.categories ?? [],
+          connector_profile_id: body.connector_profile_id ?? null
+        }
+        if (narrow(connectors, narrowing).length === 0) {
+          return yield* invalid("No connector this project may link matches provider, categories and connector_profile_id")
+        }
+      })
+
+    const create = (caller: Caller, body: CreateConnectSession) =>
+      Effect.gen(function*() {
+        yield* validateLinks(caller.projectId, body)
+        const now = yield* Clock.currentTimeMillis
+        const token = generateToken()
+        const id = Crypto.randomUUID()
+        const createdAt = new Date(now)
+        const expiresAt = new Date(now + (body.expires_in ?? CONNECT_SESSION_DEFAULT_EXPIRES_IN) * 1000)
+        const row: ConnectSessionRow = {
+          id,
+          project_id: caller.projectId,
+          organization_id: caller.organizationId,
+          origin_owner_id: body.origin_owner_id,
+          origin_owner_name: body.origin_owner_name,
+          origin_username: body.origin_username ?? null,
+          provider: body.provider ?? null,
+          categories: [...new Set(body.categories ?? [])],
+          connector_profile_id: body.connector_profile_id ?? null,
+          account_id: body.account_id ?? null,
+          multiple: body.multiple ?? false,
+          label: body.label ?? null,
+          metadata: body.metadata ?? null,
+          redirect_url: body.redirect_url ?? null,
+          status: "pending",
+          failure_reason: null,
+          expires_at: expiresAt,
+          created_at: createdAt
+        }
+        const { organization_id: _, status: __, failure_reason: ___, ...stored } = row
+        yield* repo.insert({ ...stored, token_hash: hashConnectToken(token) })
+        const { failure_reason: _reason, status: _status, ...shown } = render(row, now)
+        return {
+          ...shown,
+          token,
+          auth_link_url: `${config.publicUrl}/connect?token=${encodeURIComponent(token)}`
+        } satisfies CreatedConnectSession
+      })
+
+    const get = (caller: Caller, id: string) =>
+      Effect.gen(function*() {
+        const row = yield* repo.find(caller.projectId, id)
+        if (Option.isNone(row)) return yield* new ConnectSessionNotFound({ sessionId: id })
+        return render(row.value, yield* Clock.currentTimeMillis)
+      })
+
+    const authenticate = (token: string) =>
+      Effect.gen(function*() {
+        const row = yield* repo.findByTokenHash(hashConnectToken(token))
+        if (Option.isNone(row)) return yield* new ConnectTokenUnknown()
+        const session = render(row.value, yield* Clock.currentTimeMillis)
+        if (session.status !== "pending") {
+          return yield* new ConnectSessionGone({ sessionId: session.id, status: session.status })
+        }
+        const connectors = yield* linkable(row.value.project_id)
+        return { ...session, connectors: narrow(connectors, row.value) } satisfies AuthenticatedConnectSession
+      })
+
+    return { create, get, authenticate, linkable } as const
+  }),
+  dependencies: [
+    ConnectSessionsRepo.Default,
+    ProfilesRepo.Default,
+    ConnectorProfiles.Default,
+    ConnectorRegistry.Default,
+    AccountsRepo.Default
+  ]
+}) {}
