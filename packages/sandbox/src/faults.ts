@@ -1,4 +1,4 @@
-import type { Provider } from "./http/shared.js"
+import { PROVIDERS, type Provider } from "./http/shared.js"
 
 /**
  * Fault injection. A fault is chosen per request from the `x-sandbox-fault` header, or per run from
@@ -78,8 +78,8 @@ export const validatePlan = (input: unknown): FaultPlan => {
   for (const key of ["provider", "method", "path", "pathPrefix"]) {
     if (matchFields[key] !== undefined && typeof matchFields[key] !== "string") throw new FaultError(`match.${key} must be a string`)
   }
-  if (matchFields["provider"] !== undefined && !["ats", "hris", "lms", "mcp"].includes(matchFields["provider"] as string)) {
-    throw new FaultError("match.provider must be one of: ats, hris, lms, mcp")
+  if (matchFields["provider"] !== undefined && !(PROVIDERS as ReadonlyArray<string>).includes(matchFields["provider"] as string)) {
+    throw new FaultError(`match.provider must be one of: ${PROVIDERS.join(", ")}`)
   }
   const status = nonNegative(raw["status"], "status")
   if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599)) throw new FaultError("status must be an HTTP status code")

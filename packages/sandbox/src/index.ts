@@ -6,6 +6,7 @@ import { FaultRegistry, type FaultPlan, type RegisteredFault } from "./faults.js
 import { FileStore } from "./files.js"
 import { generateHris, type HrisState } from "./hris/data.js"
 import { hrisNotFound, hrisRoutes } from "./hris/server.js"
+import { HttpError } from "./http/httpError.js"
 import { startProviderServer, type ProviderServer } from "./http/providerServer.js"
 import { RequestLog, type SeenRequest } from "./http/requestLog.js"
 import { sendJson } from "./http/responses.js"
@@ -13,7 +14,9 @@ import type { Provider, Shared } from "./http/shared.js"
 import { generateLms, type LmsState } from "./lms/data.js"
 import { lmsNotFound, lmsRoutes } from "./lms/server.js"
 import { mcpHandler, mcpToken } from "./mcp/server.js"
+import { generateLever, oauthAdminRoutes, oauthNotFound, oauthRoutes, OAuthState, type LeverState } from "./oauth/server.js"
 import { rngFor } from "./prng.js"
+import { route } from "./router.js"
 
 export type { LargeDocument, LargeDocumentOptions } from "./ats/largeDocument.js"
 export type { FaultKind, FaultMatch, FaultPlan, RegisteredFault } from "./faults.js"
@@ -22,6 +25,7 @@ export type { SeenRequest } from "./http/requestLog.js"
 export type { Provider } from "./http/shared.js"
 export { DATA_START, SANDBOX_NOW } from "./clock.js"
 export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
+export { LEVER_STAGES, OAUTH_SCOPES, s256, type LeverOpportunity, type LeverPosting, type TokenSet } from "./oauth/server.js"
 
 export interface SandboxCounts {
   /** ATS applications (default 260). */
@@ -38,6 +42,27 @@ export interface SandboxCounts {
   readonly users?: number
   /** LMS courses (default 20). */
   readonly courses?: number
+  /** OAuth provider (Lever look-alike) opportunities (default 60). */
+  readonly opportunities?: number
+  /** OAuth provider (Lever look-alike) postings (default 8). */
+  readonly postings?: number
+}
+
+export interface SandboxOAuthOptions {
+  /**
+   * Redirect URIs registered for the client, matched exactly. Default: none registered, and any
+   * http://127.0.0.1 or http://localhost URI (any port and path) is accepted, for local tests.
+   */
+  readonly redirectUris?: ReadonlyArray<string>
+  /** Access-token lifetime on the sandbox clock (default 3600; see `Sandbox.clock.advance`). */
+  readonly accessTokenTtlSeconds?: number
+  /** Authorization requests must carry an S256 code_challenge (default true). */
+  readonly requirePkce?: boolean
+  /** Override the generated client credentials. */
+  readonly clientId?: string
+  readonly clientSecret?: string
+  /** The application named on the consent page (default "Switchyard"). */
+  readonly appName?: string
 }
 
 export interface SandboxOptions {
@@ -46,7 +71,7 @@ export interface SandboxOptions {
   /** Interface to listen on (default 127.0.0.1). */
   readonly host?: string
   /** Fixed ports; 0 or absent = an ephemeral port. */
-  readonly ports?: { readonly ats?: number; readonly hris?: number; readonly lms?: number; readonly mcp?: number }
+  readonly ports?: { readonly ats?: number; readonly hris?: number; readonly lms?: number; readonly mcp?: number; readonly oauth?: number }
   readonly counts?: SandboxCounts
   /** Override the generated credentials. */
   readonly apiKeys?: { readonly ats?: string; readonly hris?: string; readonly lms?: string; readonly mcpToken?: string }
@@ -56,6 +81,8 @@ export interface SandboxOptions {
   readonly clock?: ClockMode
   /** ATS writes need an On-Behalf-Of header naming a Greenhouse user, as in Greenhouse (default true). */
   readonly requireOnBehalfOf?: boolean
+  /** The OAuth2 provider (Lever look-alike recruiting API). */
+  readonly oauth?: SandboxOAuthOptions
 }
 
 export interface Sandbox {
@@ -69,6 +96,25 @@ export interface Sandbox {
   readonly lms: { readonly url: string; readonly baseUrl: string; readonly apiKey: string }
   /** MCP over Streamable HTTP: `url` (open) and `protectedUrl` (Bearer token) are the full endpoints. */
   readonly mcp: { readonly url: string; readonly protectedUrl: string; readonly token: string; readonly origin: string }
+  /**
+   * OAuth2 provider with a Lever-v1-shaped recruiting API: `url` is the origin, `baseUrl` =
+   * `${url}/v1`, `authorizeUrl` / `tokenUrl` the authorization server's endpoints and the one
+   * registered client. `tokenRequests()` counts token-endpoint calls by grant_type (failed ones too);
+   * `revoke` revokes grants (then refresh answers invalid_grant) and returns how many.
+   */
+  readonly oauth: {
+    readonly url: string
+    readonly baseUrl: string
+    readonly authorizeUrl: string
+    readonly tokenUrl: string
+    readonly clientId: string
+    readonly clientSecret: string
+    tokenRequests(): Record<string, number>
+    clearTokenRequests(): void
+    revoke(target: { readonly refreshToken?: string; readonly accessToken?: string; readonly clientId?: string }): number
+  }
+  /** The sandbox clock (write stamps, token expiry). `advance` moves it forward without a write; `reset` moves it back. */
+  readonly clock: { readonly mode: ClockMode; now(): number; advance(ms: number): number }
   /** Stops all servers (open connections, including held "timeout" requests, are dropped). */
   close(): Promise<void>
   /** Restores the data to the seed (faults and the request log are kept). */
@@ -97,7 +143,9 @@ export const DEFAULT_COUNTS: Required<SandboxCounts> = {
   atsUsers: 15,
   employees: 40,
   users: 60,
-  courses: 20
+  courses: 20,
+  opportunities: 60,
+  postings: 8
 }
 
 interface World {
@@ -105,6 +153,7 @@ interface World {
   ats: AtsState
   hris: HrisState
   lms: LmsState
+  lever: LeverState
 }
 
 const generate = (seed: number, counts: Required<SandboxCounts>): World => {
@@ -113,9 +162,17 @@ const generate = (seed: number, counts: Required<SandboxCounts>): World => {
     files,
     ats: generateAts(seed, { applications: counts.applications, candidates: counts.candidates, jobs: counts.jobs, users: counts.atsUsers }, files),
     hris: generateHris(seed, counts.employees, files),
-    lms: generateLms(seed, { users: counts.users, courses: counts.courses })
+    lms: generateLms(seed, { users: counts.users, courses: counts.courses }),
+    lever: generateLever(seed, { opportunities: counts.opportunities, postings: counts.postings })
   }
 }
+
+const oauthUrls = (url: string): { url: string; baseUrl: string; authorizeUrl: string; tokenUrl: string } => ({
+  url,
+  baseUrl: `${url}/v1`,
+  authorizeUrl: `${url}/oauth/authorize`,
+  tokenUrl: `${url}/oauth/token`
+})
 
 export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const seed = options.seed ?? DEFAULT_SEED
@@ -132,6 +189,19 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     mcp: options.apiKeys?.mcpToken ?? mcpToken(seed)
   }
   const clock = new Clock(options.clock ?? "logical")
+  const ttl = options.oauth?.accessTokenTtlSeconds ?? 3600
+  if (!Number.isInteger(ttl) || ttl < 1) throw new Error("oauth.accessTokenTtlSeconds must be a positive integer")
+  // Grants and tokens outlive `reset` (which restores data, not sessions); revoke them through the admin API.
+  const oauth = new OAuthState(
+    {
+      clientId: options.oauth?.clientId ?? `sandbox-${rngFor(seed, "oauth-client-id").hex(16)}`,
+      clientSecret: options.oauth?.clientSecret ?? rngFor(seed, "oauth-client-secret").hex(48),
+      name: options.oauth?.appName ?? "Switchyard",
+      redirectUris: options.oauth?.redirectUris
+    },
+    clock,
+    ttl
+  )
   let world = generate(seed, counts)
   const faults = new FaultRegistry()
   const log = new RequestLog()
@@ -149,10 +219,20 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     ats: servers.ats && { url: servers.ats.url, baseUrl: `${servers.ats.url}/v1`, apiKey: keys.ats, onBehalfOf: ID_BASE.user },
     hris: servers.hris && { url: servers.hris.url, baseUrl: `${servers.hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
     lms: servers.lms && { url: servers.lms.url, baseUrl: `${servers.lms.url}/api/v1`, apiKey: keys.lms },
-    mcp: servers.mcp && { url: `${servers.mcp.url}/mcp`, protectedUrl: `${servers.mcp.url}/mcp-protected`, token: keys.mcp }
+    mcp: servers.mcp && { url: `${servers.mcp.url}/mcp`, protectedUrl: `${servers.mcp.url}/mcp-protected`, token: keys.mcp },
+    oauth: servers.oauth && { ...oauthUrls(servers.oauth.url), clientId: oauth.client.clientId }
   })
 
-  const shared: Shared = { faults, log, reset, info }
+  const clockAdmin = [
+    route("GET", "/_sandbox/clock", (ctx) => sendJson(ctx.res, 200, { mode: clock.mode, now: new Date(clock.now()).toISOString() })),
+    route("POST", "/_sandbox/clock", (ctx) => {
+      const body = ctx.body() as { seconds?: unknown; ms?: unknown }
+      const ms = typeof body.ms === "number" ? body.ms : typeof body.seconds === "number" ? body.seconds * 1000 : NaN
+      if (!Number.isFinite(ms) || ms < 0) throw new HttpError(400, { message: 'Give {"seconds": n} or {"ms": n} (n ≥ 0) to move the clock forward' })
+      sendJson(ctx.res, 200, { mode: clock.mode, now: new Date(clock.advance(ms)).toISOString() })
+    })
+  ]
+  const shared: Shared = { faults, log, reset, info, adminExtras: [...clockAdmin, ...oauthAdminRoutes(oauth)] }
 
   try {
     servers.ats = await startProviderServer({
@@ -189,6 +269,14 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       notFound: (ctx) => sendJson(ctx.res, 404, { error: "not_found", message: "MCP endpoints: POST /mcp, POST /mcp-protected" }),
       raw: mcpHandler({ token: keys.mcp, seed, ats: () => world.ats, atsOrigin: () => atsOrigin })
     })
+    servers.oauth = await startProviderServer({
+      provider: "oauth",
+      shared,
+      host,
+      port: options.ports?.oauth ?? 0,
+      routes: oauthRoutes({ state: oauth, requirePkce: options.oauth?.requirePkce ?? true, data: () => world.lever }),
+      notFound: oauthNotFound
+    })
   } catch (e) {
     await Promise.all(Object.values(servers).map((s) => s.close()))
     throw e
@@ -198,6 +286,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const hris = servers.hris
   const lms = servers.lms
   const mcp = servers.mcp
+  const oauthServer = servers.oauth
   let closed = false
   return {
     seed,
@@ -206,10 +295,19 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     hris: { url: hris.url, baseUrl: `${hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
     lms: { url: lms.url, baseUrl: `${lms.url}/api/v1`, apiKey: keys.lms },
     mcp: { url: `${mcp.url}/mcp`, protectedUrl: `${mcp.url}/mcp-protected`, token: keys.mcp, origin: mcp.url },
+    oauth: {
+      ...oauthUrls(oauthServer.url),
+      clientId: oauth.client.clientId,
+      clientSecret: oauth.client.clientSecret,
+      tokenRequests: () => oauth.tokenRequests(),
+      clearTokenRequests: () => oauth.clearTokenRequests(),
+      revoke: (target) => oauth.revoke(target)
+    },
+    clock: { mode: clock.mode, now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     close: async () => {
       if (closed) return
       closed = true
-      await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close()])
+      await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close(), oauthServer.close()])
     },
     reset,
     addLargeDocument: (options) => attachLargeDocument(world.ats, world.files, ats.url, options),

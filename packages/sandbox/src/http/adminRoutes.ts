@@ -29,7 +29,7 @@ export const adminRoutes = (shared: Shared, provider: Provider): ReadonlyArray<R
   }),
   route("GET", "/_sandbox/requests", (ctx) => {
     const which = ctx.query.get("provider") ?? provider
-    if (which !== "all" && !(PROVIDERS as ReadonlyArray<string>).includes(which)) throw new HttpError(400, { message: "provider must be ats, hris, lms, mcp or all" })
+    if (which !== "all" && !(PROVIDERS as ReadonlyArray<string>).includes(which)) throw new HttpError(400, { message: `provider must be ${PROVIDERS.join(", ")} or all` })
     sendJson(ctx.res, 200, shared.log.list(which === "all" ? undefined : (which as Provider)))
   }),
   route("DELETE", "/_sandbox/requests", (ctx) => {
@@ -42,5 +42,6 @@ export const adminRoutes = (shared: Shared, provider: Provider): ReadonlyArray<R
     if (body.faults === true) shared.faults.clear()
     if (body.requests === true) shared.log.clear()
     sendJson(ctx.res, 200, { reset: true })
-  })
+  }),
+  ...(shared.adminExtras ?? [])
 ]

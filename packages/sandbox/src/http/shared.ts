@@ -1,8 +1,9 @@
 import type { FaultRegistry } from "../faults.js"
+import type { Route } from "../router.js"
 import type { RequestLog } from "./requestLog.js"
 
-export type Provider = "ats" | "hris" | "lms" | "mcp"
-export const PROVIDERS: ReadonlyArray<Provider> = ["ats", "hris", "lms", "mcp"]
+export type Provider = "ats" | "hris" | "lms" | "mcp" | "oauth"
+export const PROVIDERS: ReadonlyArray<Provider> = ["ats", "hris", "lms", "mcp", "oauth"]
 
 /** The shared state every provider server sees: faults, the request log and the admin hooks. */
 export interface Shared {
@@ -10,4 +11,6 @@ export interface Shared {
   readonly log: RequestLog
   reset(): void
   info(): unknown
+  /** More `/_sandbox` admin routes, served on every origin (e.g. the OAuth provider's). */
+  readonly adminExtras?: ReadonlyArray<Route>
 }
