@@ -14,7 +14,7 @@ import type { Provider, Shared } from "./http/shared.js"
 import { generateLms, type LmsState } from "./lms/data.js"
 import { lmsNotFound, lmsRoutes } from "./lms/server.js"
 import { mcpHandler, mcpToken } from "./mcp/server.js"
-import { generateLever, oauthAdminRoutes, oauthNotFound, oauthRoutes, OAuthState, type LeverState } from "./oauth/server.js"
+import { generateLever, oauthAdminRoutes, oauthLogBody, oauthNotFound, oauthRoutes, OAuthState, type LeverState } from "./oauth/server.js"
 import { rngFor } from "./prng.js"
 import { route } from "./router.js"
 
@@ -275,7 +275,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       host,
       port: options.ports?.oauth ?? 0,
       routes: oauthRoutes({ state: oauth, requirePkce: options.oauth?.requirePkce ?? true, data: () => world.lever }),
-      notFound: oauthNotFound
+      notFound: oauthNotFound,
+      logBody: oauthLogBody
     })
   } catch (e) {
     await Promise.all(Object.values(servers).map((s) => s.close()))

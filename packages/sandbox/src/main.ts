@@ -3,7 +3,7 @@ import { startSandbox, type SandboxOptions } from "./index.js"
 /**
  * `pnpm sandbox`: starts every provider and prints where they are.
  * Environment: SANDBOX_SEED, SANDBOX_HOST, SANDBOX_ATS_PORT (4101), SANDBOX_HRIS_PORT (4102),
- * SANDBOX_LMS_PORT (4103), SANDBOX_MCP_PORT (4104), SANDBOX_CLOCK (logical|wall).
+ * SANDBOX_LMS_PORT (4103), SANDBOX_MCP_PORT (4104), SANDBOX_OAUTH_PORT (4105), SANDBOX_CLOCK (logical|wall).
  */
 
 const envInt = (name: string, fallback: number): number => {
@@ -22,7 +22,8 @@ const options: SandboxOptions = {
     ats: envInt("SANDBOX_ATS_PORT", 4101),
     hris: envInt("SANDBOX_HRIS_PORT", 4102),
     lms: envInt("SANDBOX_LMS_PORT", 4103),
-    mcp: envInt("SANDBOX_MCP_PORT", 4104)
+    mcp: envInt("SANDBOX_MCP_PORT", 4104),
+    oauth: envInt("SANDBOX_OAUTH_PORT", 4105)
   },
   ...(clockEnv === "wall" || clockEnv === "logical" ? { clock: clockEnv } : {})
 }
@@ -47,7 +48,13 @@ LMS  (TalentLMS v1)           ${sandbox.lms.baseUrl}
 MCP  (Streamable HTTP)        ${sandbox.mcp.url}
      protected:               ${sandbox.mcp.protectedUrl}   (Authorization: Bearer ${sandbox.mcp.token})
 
-Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset
+OAuth2 (Lever v1 look-alike)  ${sandbox.oauth.baseUrl}
+     authorize: ${sandbox.oauth.authorizeUrl}   token: ${sandbox.oauth.tokenUrl}   (code flow, PKCE S256)
+     client_id: ${sandbox.oauth.clientId}   client_secret: ${sandbox.oauth.clientSecret}
+     redirect URIs: any http://127.0.0.1 or http://localhost URI
+
+Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset,
+  GET|POST /_sandbox/clock, GET /_sandbox/oauth, POST /_sandbox/oauth/revoke, GET|DELETE /_sandbox/oauth/token-requests
 Per request: x-sandbox-fault: latency=250 | status=503 | rate_limit=2 | timeout | reset | malformed_json | oversized=5
 `)
 

@@ -191,6 +191,10 @@ describe("OAuth2 provider: tokens", () => {
     expect(second.refresh_token).not.toBe(first.refresh_token)
     expect(second.access_token).not.toBe(first.access_token)
     expect(sb.oauth.tokenRequests()).toEqual({ refresh_token: 1 })
+    const logged = sb.requests("oauth").filter((r) => r.path === "/oauth/token").at(-1)
+    expect(logged?.body).toContain("grant_type=refresh_token")
+    expect(logged?.body).not.toContain(first.refresh_token)
+    expect(logged?.body).not.toContain(sb.oauth.clientSecret)
     expect(await json(await fetch(`${sb.oauth.url}/_sandbox/oauth/token-requests`))).toEqual({ refresh_token: 1 })
     expect((await api("/opportunities?limit=1", second.access_token)).status).toBe(200)
 

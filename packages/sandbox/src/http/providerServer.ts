@@ -27,6 +27,8 @@ export interface ProviderServerOptions {
   readonly onError?: (ctx: Ctx, error: HttpError) => void
   /** Raw handler for paths it claims (MCP); runs after faults and logging. */
   readonly raw?: (ctx: Ctx, parsedBody: unknown) => Promise<boolean>
+  /** How a request body appears in the request log (default: its first 64 KiB as text), e.g. to redact secrets. */
+  readonly logBody?: (ctx: Ctx) => string
 }
 
 /** A new Ctx for a request; the path loses trailing slashes so `/v1/jobs/` is `/v1/jobs`. */
@@ -85,7 +87,7 @@ export const startProviderServer = async (options: ProviderServerOptions): Promi
         await answerAdmin(ctx)
         return
       }
-      const appliedFaults = logRequest(shared.log, provider, ctx)
+      const appliedFaults = logRequest(shared.log, provider, ctx, options.logBody)
       const faults = activeFaults(shared.faults, provider, req, ctx.method, ctx.path)
       appliedFaults.push(...faults.map(describeFault))
       const delay = totalLatencyMs(faults)

@@ -64,7 +64,7 @@ const queryRecord = (query: URLSearchParams): Record<string, string | Array<stri
  * Logs a request as it arrives and returns the entry's fault list, for the server to fill in once
  * it knows which faults apply (the log holds the same array).
  */
-export const logRequest = (log: RequestLog, provider: Provider, ctx: Ctx): Array<string> => {
+export const logRequest = (log: RequestLog, provider: Provider, ctx: Ctx, bodyText?: (ctx: Ctx) => string): Array<string> => {
   const appliedNames: Array<string> = []
   log.add({
     provider,
@@ -72,7 +72,7 @@ export const logRequest = (log: RequestLog, provider: Provider, ctx: Ctx): Array
     path: ctx.path,
     query: queryRecord(ctx.query),
     headers: headerRecord(ctx.req.headers),
-    ...(ctx.rawBody.length > 0 ? { body: ctx.rawBody.subarray(0, 65536).toString("utf8") } : {}),
+    ...(ctx.rawBody.length > 0 ? { body: bodyText !== undefined ? bodyText(ctx) : ctx.rawBody.subarray(0, 65536).toString("utf8") } : {}),
     at: new Date().toISOString(),
     faults: appliedNames
   })

@@ -21,6 +21,17 @@ export const oauthRoutes = (options: { readonly state: OAuthState; readonly requ
   ...recruitingRoutes(options.state, options.data)
 ]
 
+const SECRET_FIELDS = new Set(["client_secret", "code", "code_verifier", "refresh_token", "access_token"])
+
+/** The request log is served without authentication: form fields that are secrets show as "[redacted]". */
+export const oauthLogBody = (ctx: Ctx): string => {
+  const text = ctx.rawBody.subarray(0, 65536).toString("utf8")
+  if (!(ctx.req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) return text
+  const form = new URLSearchParams(text)
+  for (const key of new Set(form.keys())) if (SECRET_FIELDS.has(key)) form.set(key, "[redacted]")
+  return form.toString()
+}
+
 export const oauthNotFound = (ctx: Ctx): void => sendJson(ctx.res, 404, { code: "ResourceNotFound", message: "No such endpoint" })
 
 const stringField = (body: Record<string, unknown>, name: string): string | undefined => {
