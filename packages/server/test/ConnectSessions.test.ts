@@ -259,6 +259,12 @@ layer(TestServer({ SWITCHYARD_PUBLIC_URL: `${PUBLIC_URL}/` }), { excludeTestServ
       const narrowed = yield* client.connect_sessions.authenticate_connect_session({ payload: { token: byProfile.token } })
       expect(narrowed.connectors.map((connector) => connector.connector_profile_id)).toEqual([people.id])
 
+      // a re-link offers only the account's own connector, even without `provider`
+      const account = yield* client.accounts.create_account({ payload: accountBody({ connector_profile_id: recruiting.id }) })
+      const relink = yield* client.connect_sessions.create_connect_session({ payload: { ...owner, account_id: account.id } })
+      const relinked = yield* client.connect_sessions.authenticate_connect_session({ payload: { token: relink.token } })
+      expect(relinked.connectors.map((connector) => connector.key)).toEqual([account.connector_key])
+
       const notOffered = yield* client.connect_sessions.create_connect_session({
         payload: { ...owner, provider: "talentlms" }
       }).pipe(Effect.flip)

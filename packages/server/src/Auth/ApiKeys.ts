@@ -1,6 +1,7 @@
 import type { ApiKeyScope, Caller } from "@switchyard/api"
 import { Cache, Data, Duration, Effect, Exit, Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
+import { secretDigest } from "../Crypto/secretDigest.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 
 export const API_KEY_PREFIX = "swy_"
@@ -9,7 +10,7 @@ const MIN_REGISTERED_KEY_LENGTH = 24
 export class InvalidApiKey extends Data.TaggedError("InvalidApiKey")<{ readonly message: string }> {}
 
 /** Keys are 256-bit random tokens, so a plain SHA-256 is enough to store them safely. */
-export const hashApiKey = (key: string) => Crypto.createHash("sha256").update(key, "utf8").digest("hex")
+export const hashApiKey = secretDigest
 
 const generateKey = () => API_KEY_PREFIX + Crypto.randomBytes(32).toString("base64url")
 

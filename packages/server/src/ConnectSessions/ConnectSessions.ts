@@ -11,6 +11,7 @@ import { Clock, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { AccountsRepo } from "../Accounts/AccountsRepo.js"
 import { SwitchyardConfig } from "../Config.js"
+import { secretDigest } from "../Crypto/secretDigest.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, latestOf, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
@@ -24,8 +25,8 @@ import { type ConnectSessionRow, ConnectSessionsRepo } from "./ConnectSessionsRe
 
 const MAX_METADATA_BYTES = 16 * 1024
 
-/** Only the SHA-256 of a token is stored: a leaked table links nothing. */
-export const hashConnectToken = (token: string) => Crypto.createHash("sha256").update(token, "utf8").digest("hex")
+/** Only the digest of a token is stored: a leaked table links nothing. */
+export const hashConnectToken = secretDigest
 
 const generateToken = () => Crypto.randomBytes(32).toString("base64url")
 
@@ -83,6 +84,15 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
           }]
         }).sort((a, b) => a.key.localeCompare(b.key))
       })
+
+    /** A re-link offers only the account's own connector, whether or not `provider` named it. */
+    const narrowingOf = (row: ConnectSessionRow) =>
+      row.provider !== null || row.account_id === null
+        ? Effect.succeed<Narrowing>(row)
+        : Effect.map(accounts.find(row.project_id, row.account_id), (account): Narrowing => ({
+          ...row,
+          provider: Option.isSome(account) ? account.value.connector_key : null
+        }))
 
     const statusOf = (row: ConnectSessionRow, now: number): ConnectSession["status"] =>
       row.status === "pending" && row.expires_at.getTime() <= now ? "expired" : row.status
@@ -210,7 +220,7 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
           return yield* new ConnectSessionGone({ sessionId: session.id, status: session.status })
         }
         const connectors = yield* linkable(row.value.project_id)
-        return { ...session, connectors: narrow(connectors, row.value) } satisfies AuthenticatedConnectSession
+        return { ...session, connectors: narrow(connectors, yield* narrowingOf(row.value)) } satisfies AuthenticatedConnectSession
       })
 
     return { create, get, authenticate, linkable } as const
