@@ -64,6 +64,8 @@ describe("OAuth2 provider: authorization code flow with PKCE", () => {
     const { verifier, challenge } = pkce()
     const pageRes = await fetch(authorizeUrl({ response_type: "code", client_id: sb.oauth.clientId, redirect_uri: REDIRECT, state: "xyz", code_challenge: challenge, code_challenge_method: "S256" }))
     expect(pageRes.headers.get("content-type")).toContain("text/html")
+    // browsers apply form-action to the redirect after Allow/Deny: the client's origin must be in it
+    expect(pageRes.headers.get("content-security-policy")).toContain("form-action 'self' http://127.0.0.1:9;")
     const html = await pageRes.text()
     expect(html).toContain('<html lang="en">')
     expect(html).toMatch(/<h1>Authorize Switchyard<\/h1>/)

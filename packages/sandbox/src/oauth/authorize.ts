@@ -19,7 +19,11 @@ button{font:inherit;padding:.6rem 1.4rem;border-radius:6px;border:2px solid #1d4
 button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .allow{background:#1d4ed8;color:#fff}.deny{background:#fff;color:#1d4ed8}`
 
-const page = (ctx: Ctx, status: number, title: string, body: string): void => {
+/**
+ * `formAction` names where a form on the page may lead: the consent forms answer with a
+ * redirect to the client, and browsers apply `form-action` to that redirect too.
+ */
+const page = (ctx: Ctx, status: number, title: string, body: string, formAction = "'self'"): void => {
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
@@ -33,7 +37,7 @@ ${body}
     "content-length": String(Buffer.byteLength(html)),
     "cache-control": "no-store",
     "x-frame-options": "DENY",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`
   })
   ctx.res.end(ctx.method === "HEAD" ? undefined : html)
 }
@@ -65,7 +69,8 @@ const consentPage = (ctx: Ctx, state: OAuthState, request: AuthorizationRequest)
     `<h1>Authorize ${app}</h1>
 <p>${app} wants to access your recruiting data in the Switchyard sandbox (Lever look-alike) with these permissions:</p>
 <ul>${scopes}</ul>
-<div class="actions">${form("allow", "Allow")}${form("deny", "Deny")}</div>`
+<div class="actions">${form("allow", "Allow")}${form("deny", "Deny")}</div>`,
+    `'self' ${new URL(request.redirectUri).origin}`
   )
 }
 
