@@ -6,6 +6,7 @@ import connectors from "./0003_connectors.js"
 import actions from "./0004_actions.js"
 import serverInstances from "./0005_server_instances.js"
 import connectSessions from "./0006_connect_sessions.js"
+import linking from "./0007_linking.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -14,5 +15,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_connectors": connectors,
   "0004_actions": actions,
   "0005_server_instances": serverInstances,
-  "0006_connect_sessions": connectSessions
+  "0006_connect_sessions": connectSessions,
+  "0007_linking": linking
 }
