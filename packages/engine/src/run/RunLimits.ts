@@ -1,3 +1,5 @@
+import type { Effect } from "effect"
+import type { ActionError } from "../RunErrors.js"
 import type { TokenCache } from "../TokenCache.js"
 
 /* What a caller gives a run besides the connector and the inputs, and what bounds it. */
@@ -49,6 +51,19 @@ export interface RunContext {
   readonly authMethod?: string | undefined
   /** Where client-credentials tokens are cached; default one cache per process. */
   readonly tokenCache?: TokenCache | undefined
+  /**
+   * For stored OAuth2 tokens: called when the provider answers 401 to a request carrying the
+   * account's access token; answers the new access token. Called at most once per run (runs
+   * that meet the 401 at the same time share the call); the request is then sent once more
+   * with the new token, whose 401 is the provider's answer. Its failure is the run's failure.
+   * Without it a 401 is the provider's answer.
+   */
+  readonly refreshAccessToken?: ((rejectedAccessToken: string) => Effect.Effect<string, ActionError>) | undefined
+  /**
+   * The run's requests carry none of the connector's authentication: for a refresh action,
+   * which authenticates itself with the client credentials and refresh token it is given.
+   */
+  readonly withoutAuthentication?: boolean | undefined
   /**
    * How `download_file` yields the file: `bytes` (default) reads it whole into a
    * `Uint8Array`; `stream` passes a `FileDownload` through without reading it, for callers

@@ -24,6 +24,8 @@ export class RunState {
   lastStep: { readonly plan: StepPlan; readonly output: StepOutput } | undefined
   /** The latest 2xx answer: expression failures after it are about the provider's data. */
   answered: { readonly status: number; readonly url: string } | undefined
+  /** The run's one call of `RunContext.refreshAccessToken`: the token it replaces and its answer. */
+  tokenRefresh: { readonly rejected: string; readonly renewed: Effect.Effect<string, ActionError> } | undefined
 
   constructor(
     readonly parsed: ParsedConnector,

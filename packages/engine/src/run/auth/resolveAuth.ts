@@ -3,7 +3,7 @@ import type { AuthPlan } from "../../actionPlan.js"
 import { type ActionError, ActionDefinitionError } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { resolveClientCredentials, tokenCacheOf } from "./clientCredentials.js"
-import type { ResolvedAuth } from "./ResolvedAuth.js"
+import { noAuth, type ResolvedAuth } from "./ResolvedAuth.js"
 import { resolveApiKey, resolveBasic, resolveBearer, resolveNone, resolveStoredToken } from "./staticCredentials.js"
 
 type AuthResolver<Tag extends AuthPlan["_tag"]> = (
@@ -33,6 +33,7 @@ const authPlanOf = (run: RunState): AuthPlan | ActionDefinitionError => {
 /** The run's authentication, resolved on first use and kept for the rest of the run. */
 export const authorization = (run: RunState): Effect.Effect<ResolvedAuth, ActionError> => {
   if (run.auth !== undefined) return Effect.succeed(run.auth)
+  if (run.context.withoutAuthentication === true) return Effect.succeed(noAuth)
   const plan = authPlanOf(run)
   if (plan instanceof ActionDefinitionError) return Effect.fail(plan)
   const resolve = resolvers[plan._tag] as AuthResolver<typeof plan._tag>

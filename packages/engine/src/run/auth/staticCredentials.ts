@@ -3,7 +3,7 @@ import type { AuthPlan } from "../../actionPlan.js"
 import { type ActionError, ActionInputError } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { paramText } from "../wireValues.js"
-import { authorizationHeader, credentialValue, noAuth, type ResolvedAuth } from "./ResolvedAuth.js"
+import { authorizationHeader, credentialValue, noAuth, type ResolvedAuth, storedTokenAuth } from "./ResolvedAuth.js"
 
 /* Authentication methods whose value is on the account already: nothing to fetch. */
 
@@ -50,5 +50,5 @@ export const resolveStoredToken = (plan: Plan<"StoredToken">, run: RunState): Ef
       }]))
     }
     run.secrets.add(token)
-    return Either.right(authorizationHeader(plan.includeBearer ? `Bearer ${token}` : token))
+    return Either.right(storedTokenAuth(token, plan.includeBearer))
   })

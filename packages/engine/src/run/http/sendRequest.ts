@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
 import type { ProviderRequest, ProviderResponse } from "../../ProviderTransport.js"
 import { type ActionError, ActionLimitError } from "../../RunErrors.js"
+import { renewStoredToken } from "../auth/renewStoredToken.js"
 import { authorization, forgetCachedToken } from "../auth/resolveAuth.js"
 import { noAuth, type ResolvedAuth } from "../auth/ResolvedAuth.js"
 import type { RunState } from "../RunState.js"
@@ -10,8 +11,9 @@ import type { BuiltRequest } from "./BuiltRequest.js"
 
 /**
  * Sends a built request with the run's authentication applied. A 401 on a cached
- * client-credentials token fetches a new token and sends once more; a text or binary
- * answer larger than `maxResponseBytes` fails the step.
+ * client-credentials token fetches a new token and sends once more; a 401 on the account's
+ * stored OAuth2 token asks the caller's `refreshAccessToken` (once per run) and sends once
+ * more with its token. A text or binary answer larger than `maxResponseBytes` fails the step.
  */
 export const sendRequest = (
   run: RunState,
@@ -24,6 +26,9 @@ export const sendRequest = (
     if (response.status === 401 && auth.cacheKey !== undefined) {
       forgetCachedToken(run, auth)
       response = yield* sendWith(run, built, yield* authorization(run))
+    } else if (response.status === 401) {
+      const renewed = yield* renewStoredToken(run, auth)
+      if (renewed !== undefined) response = yield* sendWith(run, built, renewed)
     }
     if (isSuccess(response.status)) run.answered = { status: response.status, url: run.secrets.redact(built.url.toString()) }
     const size = byteLength(response.body)
