@@ -25,7 +25,17 @@ export type { SeenRequest } from "./http/requestLog.js"
 export type { Provider } from "./http/shared.js"
 export { DATA_START, SANDBOX_NOW } from "./clock.js"
 export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
-export { LEVER_STAGES, OAUTH_SCOPES, s256, type LeverOpportunity, type LeverPosting, type TokenSet } from "./oauth/server.js"
+export {
+  LEVER_STAGE_TEXT,
+  LEVER_STAGES,
+  OAUTH_SCOPES,
+  s256,
+  type LeverApplication,
+  type LeverArchiveReason,
+  type LeverOpportunity,
+  type LeverPosting,
+  type TokenSet
+} from "./oauth/server.js"
 
 export interface SandboxCounts {
   /** ATS applications (default 260). */
@@ -98,9 +108,11 @@ export interface Sandbox {
   readonly mcp: { readonly url: string; readonly protectedUrl: string; readonly token: string; readonly origin: string }
   /**
    * OAuth2 provider with a Lever-v1-shaped recruiting API: `url` is the origin, `baseUrl` =
-   * `${url}/v1`, `authorizeUrl` / `tokenUrl` the authorization server's endpoints and the one
-   * registered client. `tokenRequests()` counts token-endpoint calls by grant_type (failed ones too);
-   * `revoke` revokes grants (then refresh answers invalid_grant) and returns how many.
+   * `${url}/v1`, `authorizeUrl` / `tokenUrl` the authorization server's endpoints (the consent page
+   * is also at `${url}/authorize`, Lever's path) and the one registered client. `performAs` is a
+   * Lever user id writes may be made as (`?perform_as=`). `tokenRequests()` counts token-endpoint
+   * calls by grant_type (failed ones too); `revoke` revokes grants (then refresh answers
+   * invalid_grant) and returns how many.
    */
   readonly oauth: {
     readonly url: string
@@ -109,6 +121,7 @@ export interface Sandbox {
     readonly tokenUrl: string
     readonly clientId: string
     readonly clientSecret: string
+    readonly performAs: string
     tokenRequests(): Record<string, number>
     clearTokenRequests(): void
     revoke(target: { readonly refreshToken?: string; readonly accessToken?: string; readonly clientId?: string }): number
@@ -220,7 +233,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     hris: servers.hris && { url: servers.hris.url, baseUrl: `${servers.hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
     lms: servers.lms && { url: servers.lms.url, baseUrl: `${servers.lms.url}/api/v1`, apiKey: keys.lms },
     mcp: servers.mcp && { url: `${servers.mcp.url}/mcp`, protectedUrl: `${servers.mcp.url}/mcp-protected`, token: keys.mcp },
-    oauth: servers.oauth && { ...oauthUrls(servers.oauth.url), clientId: oauth.client.clientId }
+    oauth: servers.oauth && { ...oauthUrls(servers.oauth.url), clientId: oauth.client.clientId, performAs: world.lever.users[0] }
   })
 
   const clockAdmin = [
@@ -274,7 +287,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       shared,
       host,
       port: options.ports?.oauth ?? 0,
-      routes: oauthRoutes({ state: oauth, requirePkce: options.oauth?.requirePkce ?? true, data: () => world.lever }),
+      routes: oauthRoutes({ state: oauth, requirePkce: options.oauth?.requirePkce ?? true, data: () => world.lever, clock }),
       notFound: oauthNotFound,
       logBody: oauthLogBody
     })
@@ -300,6 +313,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       ...oauthUrls(oauthServer.url),
       clientId: oauth.client.clientId,
       clientSecret: oauth.client.clientSecret,
+      performAs: world.lever.users[0] as string,
       tokenRequests: () => oauth.tokenRequests(),
       clearTokenRequests: () => oauth.clearTokenRequests(),
       revoke: (target) => oauth.revoke(target)

@@ -3,10 +3,11 @@ import { route, type Route } from "../router.js"
 import { OAUTH_SCOPES, type AuthorizationRequest, type OAuthState } from "./grants.js"
 
 /**
- * The authorization endpoint: `GET /oauth/authorize` checks the client and redirect URI (a bad one
- * gets a 400 page, never a redirect), then the rest (errors go back to the redirect URI) and shows a
- * consent page; its Allow and Deny forms POST back, and the answer redirects with `code` and
- * `state`, or `error=access_denied`.
+ * The authorization endpoint: `GET /oauth/authorize` (also at `/authorize`, Lever's path:
+ * https://auth.lever.co/authorize) checks the client and redirect URI (a bad one gets a 400 page,
+ * never a redirect), then the rest (errors go back to the redirect URI) and shows a consent page;
+ * its Allow and Deny forms POST back, and the answer redirects with `code` and `state`, or
+ * `error=access_denied`.
  */
 
 const escapeHtml = (text: string): string =>
@@ -76,8 +77,14 @@ const consentPage = (ctx: Ctx, state: OAuthState, request: AuthorizationRequest)
 
 const one = (query: URLSearchParams, name: string): string | undefined => query.get(name) ?? undefined
 
-export const authorizeRoutes = (state: OAuthState, options: { readonly requirePkce: boolean }): ReadonlyArray<Route> => [
-  route("GET", "/oauth/authorize", (ctx) => {
+/**
+ * The APIs a token may be asked for (`audience`, which Lever requires and the sandbox does not):
+ * this server's `/v1/` and Lever's own, so a client written for Lever works unchanged.
+ */
+const audienceAllowed = (ctx: Ctx, audience: string): boolean => audience === `${ctx.origin}/v1/` || audience === "https://api.lever.co/v1/"
+
+export const authorizeRoutes = (state: OAuthState, options: { readonly requirePkce: boolean }): ReadonlyArray<Route> => {
+  const authorize = (ctx: Ctx): void => {
     const q = ctx.query
     const clientId = one(q, "client_id")
     const redirectUri = one(q, "redirect_uri")
@@ -85,6 +92,9 @@ export const authorizeRoutes = (state: OAuthState, options: { readonly requirePk
     if (redirectUri === undefined || !state.redirectUriAllowed(redirectUri)) return errorPage(ctx, "redirect_uri is missing or not registered for this client.")
     const back = (error: string, description: string): void => redirect(ctx, redirectUri, { error, error_description: description, state: one(q, "state") })
     if (one(q, "response_type") !== "code") return back("unsupported_response_type", "response_type must be code")
+    const audience = one(q, "audience")
+    // as Auth0 (behind auth.lever.co) answers an unknown audience
+    if (audience !== undefined && !audienceAllowed(ctx, audience)) return back("access_denied", `Service not found: ${audience}`)
     const scope = (one(q, "scope") ?? OAUTH_SCOPES.join(" ")).split(" ").filter((s) => s !== "")
     const unknown = scope.filter((s) => !(OAUTH_SCOPES as ReadonlyArray<string>).includes(s))
     if (unknown.length > 0 || scope.length === 0) return back("invalid_scope", `Unknown scope: ${unknown.join(" ")}`)
@@ -98,13 +108,17 @@ export const authorizeRoutes = (state: OAuthState, options: { readonly requirePk
     }
     const request = state.addAuthorizationRequest({ clientId, redirectUri, state: one(q, "state"), scope: scope.join(" "), codeChallenge: challenge })
     consentPage(ctx, state, request)
-  }),
-  route("POST", "/oauth/authorize", (ctx) => {
-    const form = ctx.body() as Record<string, unknown>
-    const id = typeof form["request_id"] === "string" ? form["request_id"] : ""
-    const request = state.takeAuthorizationRequest(id)
-    if (request === undefined) return errorPage(ctx, "This authorization request is unknown, already answered or expired. Start again from the application.")
-    if (form["decision"] === "allow") redirect(ctx, request.redirectUri, { code: state.issueCode(request), state: request.state })
-    else redirect(ctx, request.redirectUri, { error: "access_denied", error_description: "The user denied access", state: request.state })
-  })
-]
+  }
+  return [
+    route("GET", "/oauth/authorize", authorize),
+    route("GET", "/authorize", authorize),
+    route("POST", "/oauth/authorize", (ctx) => {
+      const form = ctx.body() as Record<string, unknown>
+      const id = typeof form["request_id"] === "string" ? form["request_id"] : ""
+      const request = state.takeAuthorizationRequest(id)
+      if (request === undefined) return errorPage(ctx, "This authorization request is unknown, already answered or expired. Start again from the application.")
+      if (form["decision"] === "allow") redirect(ctx, request.redirectUri, { code: state.issueCode(request), state: request.state })
+      else redirect(ctx, request.redirectUri, { error: "access_denied", error_description: "The user denied access", state: request.state })
+    })
+  ]
+}

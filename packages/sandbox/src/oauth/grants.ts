@@ -3,8 +3,18 @@ import type { Clock } from "../clock.js"
 
 /** The OAuth provider's authorization server state: the client, pending consents, codes, grants and tokens. */
 
-/** Lever's scopes for the endpoints the sandbox has; `offline_access` is accepted (a refresh token is always issued). */
-export const OAUTH_SCOPES = ["opportunities:read:admin", "postings:read:admin", "offline_access"] as const
+/**
+ * Lever's scopes for the endpoints the sandbox has (a write scope also reads, as in Lever);
+ * `offline_access` is accepted (a refresh token is always issued).
+ */
+export const OAUTH_SCOPES = [
+  "opportunities:read:admin",
+  "opportunities:write:admin",
+  "applications:read:admin",
+  "archive_reasons:read:admin",
+  "postings:read:admin",
+  "offline_access"
+] as const
 
 export interface OAuthClient {
   readonly clientId: string

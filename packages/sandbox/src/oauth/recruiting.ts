@@ -1,17 +1,23 @@
+import type { Clock } from "../clock.js"
 import type { Ctx } from "../http/ctx.js"
 import { HttpError } from "../http/httpError.js"
 import { sendJson } from "../http/responses.js"
 import { guardedRoutes, type Route } from "../router.js"
-import type { LeverOpportunity, LeverPosting, LeverState } from "./data.js"
+import { CreateRefused, createOpportunity } from "./createOpportunity.js"
+import { applicationView, LEVER_STAGE_TEXT, type LeverOpportunity, type LeverPosting, type LeverState } from "./data.js"
 import type { OAuthState } from "./grants.js"
 
 /**
- * The recruiting API behind OAuth, in the shape of Lever's v1 (`/v1/opportunities`,
- * `/v1/postings`): Bearer access tokens, cursor paging with `limit` and an opaque `offset` token,
- * lists answer `{data, hasNext, next}` and single records `{data}`.
+ * The recruiting API behind OAuth, in the shape of Lever's v1 (`/v1/opportunities` with their
+ * applications, `/v1/postings`, `/v1/archive_reasons`): Bearer access tokens, cursor paging with
+ * `limit` and an opaque `offset` token, lists answer `{data, hasNext, next}`, single records
+ * `{data}`, errors `{code, message}`.
  */
 
 const leverError = (status: number, code: string, message: string, headers: Record<string, string> = {}): HttpError => new HttpError(status, { code, message }, headers)
+
+/** Lever's 404: "<resource> <id> was not found". */
+const notFound = (resource: string, id: string): HttpError => leverError(404, "ResourceNotFound", `${resource} ${id} was not found`)
 
 /** Paging: `limit` 1–100 (default 100), `offset` = the `next` token of the previous page. */
 const page = <T>(ctx: Ctx, items: ReadonlyArray<T>): { data: Array<T>; hasNext: boolean; next?: string } => {
@@ -41,13 +47,25 @@ const msParam = (ctx: Ctx, name: string): number | undefined => {
   return n
 }
 
-const opportunityView = (opportunity: LeverOpportunity): Omit<LeverOpportunity, "postingId"> => {
+/**
+ * What `expand` asks for (repeated, or comma-separated). The sandbox expands `applications` and
+ * `stage`; Lever's other expansions (owner, followers, sourcedBy, contact) are left as ids.
+ */
+const expansions = (ctx: Ctx): ReadonlySet<string> => new Set(all(ctx, "expand").flatMap((value) => value.split(",")).map((value) => value.trim()))
+
+const opportunityView = (state: LeverState, opportunity: LeverOpportunity, expand: ReadonlySet<string>): Record<string, unknown> => {
   const { postingId: _postingId, ...view } = opportunity
-  return view
+  const application = expand.has("applications") ? applicationView(state, opportunity) : undefined
+  return {
+    ...view,
+    ...(expand.has("stage") ? { stage: { id: opportunity.stage, text: LEVER_STAGE_TEXT[opportunity.stage] ?? opportunity.stage } } : {}),
+    ...(expand.has("applications") ? { applications: application === undefined ? [] : [application] } : {})
+  }
 }
 
-export const recruitingRoutes = (state: OAuthState, data: () => LeverState): ReadonlyArray<Route> => {
-  const scoped = (scope: string) =>
+export const recruitingRoutes = (state: OAuthState, data: () => LeverState, clock: Clock): ReadonlyArray<Route> => {
+  /** Routes a token with one of `scopes` may call (Lever's write scopes include reading). */
+  const scoped = (...scopes: ReadonlyArray<string>) =>
     guardedRoutes({
       prefix: "/v1",
       guard: (ctx) => {
@@ -59,30 +77,43 @@ export const recruitingRoutes = (state: OAuthState, data: () => LeverState): Rea
             "www-authenticate": 'Bearer realm="sandbox-oauth", error="invalid_token", error_description="The access token is invalid, expired or revoked"'
           })
         }
-        if (!token.scope.split(" ").includes(scope)) {
-          throw leverError(403, "Forbidden", `The access token lacks the ${scope} scope`, { "www-authenticate": `Bearer realm="sandbox-oauth", error="insufficient_scope", scope="${scope}"` })
+        const granted = token.scope.split(" ")
+        if (!scopes.some((scope) => granted.includes(scope))) {
+          throw leverError(403, "Forbidden", `The access token lacks the ${scopes[0]} scope`, { "www-authenticate": `Bearer realm="sandbox-oauth", error="insufficient_scope", scope="${scopes[0]}"` })
         }
       }
     })
-  const opportunities = scoped("opportunities:read:admin")
+  const readOpportunities = scoped("opportunities:read:admin", "opportunities:write:admin")
+  const writeOpportunities = scoped("opportunities:write:admin")
+  const applications = scoped("applications:read:admin")
+  const archiveReasons = scoped("archive_reasons:read:admin")
   const postings = scoped("postings:read:admin")
+  const opportunity = (id: string): LeverOpportunity => {
+    const found = data().opportunities.find((o) => o.id === id)
+    if (found === undefined) throw notFound("opportunities", id)
+    return found
+  }
   return [
-    opportunities("GET", "/opportunities", (ctx) => {
+    readOpportunities("GET", "/opportunities", (ctx) => {
       const stages = all(ctx, "stage_id")
       const postingIds = all(ctx, "posting_id")
       const tags = all(ctx, "tag")
       const emails = all(ctx, "email").map((e) => e.toLowerCase())
+      const contacts = all(ctx, "contact_id")
       const archived = ctx.query.get("archived")
       const createdStart = msParam(ctx, "created_at_start")
       const createdEnd = msParam(ctx, "created_at_end")
       const updatedStart = msParam(ctx, "updated_at_start")
       const updatedEnd = msParam(ctx, "updated_at_end")
-      const items = data().opportunities.filter(
+      const expand = expansions(ctx)
+      const state = data()
+      const items = state.opportunities.filter(
         (o) =>
           (stages.length === 0 || stages.includes(o.stage)) &&
           (postingIds.length === 0 || postingIds.includes(o.postingId)) &&
           (tags.length === 0 || tags.some((t) => o.tags.includes(t))) &&
-          (emails.length === 0 || emails.some((e) => o.emails.includes(e))) &&
+          (emails.length === 0 || emails.some((e) => o.emails.some((own) => own.toLowerCase() === e))) &&
+          (contacts.length === 0 || contacts.includes(o.contact)) &&
           (archived === null || (archived === "true") === (o.archived !== null)) &&
           (createdStart === undefined || o.createdAt >= createdStart) &&
           (createdEnd === undefined || o.createdAt <= createdEnd) &&
@@ -90,12 +121,47 @@ export const recruitingRoutes = (state: OAuthState, data: () => LeverState): Rea
           (updatedEnd === undefined || o.updatedAt <= updatedEnd)
       )
       const answer = page(ctx, items)
-      sendJson(ctx.res, 200, { ...answer, data: answer.data.map(opportunityView) })
+      sendJson(ctx.res, 200, { ...answer, data: answer.data.map((o) => opportunityView(state, o, expand)) })
     }),
-    opportunities("GET", "/opportunities/:id", (ctx, params) => {
-      const found = data().opportunities.find((o) => o.id === params["id"])
-      if (found === undefined) throw leverError(404, "ResourceNotFound", "Opportunity not found")
-      sendJson(ctx.res, 200, { data: opportunityView(found) })
+    readOpportunities("GET", "/opportunities/:id", (ctx, params) => {
+      sendJson(ctx.res, 200, { data: opportunityView(data(), opportunity(params["id"] as string), expansions(ctx)) })
+    }),
+    writeOpportunities("POST", "/opportunities", (ctx) => {
+      let body: unknown
+      try {
+        body = ctx.body()
+      } catch {
+        throw leverError(400, "BadRequestError", "The body is not valid JSON")
+      }
+      const state = data()
+      try {
+        const created = createOpportunity(state, ctx.query.get("perform_as"), body, clock.tick())
+        sendJson(ctx.res, 201, { data: opportunityView(state, created, expansions(ctx)) })
+      } catch (e) {
+        if (e instanceof CreateRefused) throw leverError(400, "BadRequestError", e.message)
+        throw e
+      }
+    }),
+    applications("GET", "/opportunities/:id/applications", (ctx, params) => {
+      const state = data()
+      const application = applicationView(state, opportunity(params["id"] as string))
+      sendJson(ctx.res, 200, page(ctx, application === undefined ? [] : [application]))
+    }),
+    applications("GET", "/opportunities/:id/applications/:applicationId", (ctx, params) => {
+      const state = data()
+      const application = applicationView(state, opportunity(params["id"] as string))
+      if (application === undefined || application.id !== params["applicationId"]) throw notFound("applications", params["applicationId"] as string)
+      sendJson(ctx.res, 200, { data: application })
+    }),
+    archiveReasons("GET", "/archive_reasons", (ctx) => {
+      const type = ctx.query.get("type")
+      if (type !== null && type !== "hired" && type !== "non-hired") throw leverError(400, "BadRequestError", "type must be hired or non-hired")
+      sendJson(ctx.res, 200, { data: data().archiveReasons.filter((r) => type === null || r.type === type), hasNext: false })
+    }),
+    archiveReasons("GET", "/archive_reasons/:id", (ctx, params) => {
+      const found = data().archiveReasons.find((r) => r.id === params["id"])
+      if (found === undefined) throw notFound("archive_reasons", params["id"] as string)
+      sendJson(ctx.res, 200, { data: found })
     }),
     postings("GET", "/postings", (ctx) => {
       const states = all(ctx, "state")
@@ -115,7 +181,7 @@ export const recruitingRoutes = (state: OAuthState, data: () => LeverState): Rea
     }),
     postings("GET", "/postings/:id", (ctx, params) => {
       const found = data().postings.find((p) => p.id === params["id"])
-      if (found === undefined) throw leverError(404, "ResourceNotFound", "Posting not found")
+      if (found === undefined) throw notFound("postings", params["id"] as string)
       sendJson(ctx.res, 200, { data: found })
     })
   ]

@@ -1,3 +1,4 @@
+import type { Clock } from "../clock.js"
 import type { Ctx } from "../http/ctx.js"
 import { HttpError } from "../http/httpError.js"
 import { sendJson } from "../http/responses.js"
@@ -8,17 +9,32 @@ import type { OAuthState } from "./grants.js"
 import { recruitingRoutes } from "./recruiting.js"
 import { tokenRoutes } from "./token.js"
 
-export { generateLever, LEVER_STAGES, type LeverOpportunity, type LeverPosting, type LeverState } from "./data.js"
+export {
+  generateLever,
+  LEVER_STAGE_TEXT,
+  LEVER_STAGES,
+  type LeverApplication,
+  type LeverArchiveReason,
+  type LeverOpportunity,
+  type LeverPosting,
+  type LeverState
+} from "./data.js"
 export { OAUTH_SCOPES, OAuthState, s256, type OAuthClient, type TokenSet } from "./grants.js"
 
 /**
- * The OAuth2 provider: an authorization server (`/oauth/authorize` consent page, `/oauth/token`)
- * guarding a recruiting API shaped like Lever's v1 (`/v1/opportunities`, `/v1/postings`).
+ * The OAuth2 provider: an authorization server (`/oauth/authorize` or `/authorize` consent page,
+ * `/oauth/token`) guarding a recruiting API shaped like Lever's v1 (`/v1/opportunities` and their
+ * applications, `/v1/postings`, `/v1/archive_reasons`); writes are stamped by `clock`.
  */
-export const oauthRoutes = (options: { readonly state: OAuthState; readonly requirePkce: boolean; readonly data: () => LeverState }): ReadonlyArray<Route> => [
+export const oauthRoutes = (options: {
+  readonly state: OAuthState
+  readonly requirePkce: boolean
+  readonly data: () => LeverState
+  readonly clock: Clock
+}): ReadonlyArray<Route> => [
   ...authorizeRoutes(options.state, { requirePkce: options.requirePkce }),
   ...tokenRoutes(options.state),
-  ...recruitingRoutes(options.state, options.data)
+  ...recruitingRoutes(options.state, options.data, options.clock)
 ]
 
 const SECRET_FIELDS = new Set(["client_secret", "code", "code_verifier", "refresh_token", "access_token"])
