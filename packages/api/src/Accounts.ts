@@ -50,6 +50,14 @@ export const Account = Schema.Struct({
   status: AccountStatus,
   status_reasons: Schema.Array(StatusReason),
   settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  label: Schema.NullOr(Schema.String),
+  metadata: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+    description: "What the connect session that linked the account carried"
+  }),
+  linked_via: Schema.Literal("api", "connect_session").annotations({
+    description: "How the credentials were last linked: POST /v2/accounts, or an end user through a connect session"
+  }),
+  connect_session_id: Schema.NullOr(Schema.String),
   connected_at: Schema.String,
   created_at: Schema.String,
   updated_at: Schema.String,

@@ -95,12 +95,35 @@ export const ConnectSession = Schema.Struct({
 }).annotations({ identifier: "ConnectSession" })
 export type ConnectSession = typeof ConnectSession.Type
 
+/** A field the end user fills in on the connect page (a connector's `configFields`). */
+export const ConnectField = Schema.Struct({
+  key: Schema.String,
+  label: Schema.String,
+  type: Schema.String.annotations({ description: "text, password, number, url, email; secrets are password" }),
+  required: Schema.Boolean,
+  secret: Schema.Boolean,
+  placeholder: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ConnectField" })
+export type ConnectField = typeof ConnectField.Type
+
+/** How an account of the connector is linked: a form of fields, or OAuth2 (then fields come first, if any). */
+export const ConnectAuthMethod = Schema.Struct({
+  name: Schema.String,
+  type: Schema.Literal("custom", "oauth2"),
+  label: Schema.String,
+  fields: Schema.Array(ConnectField)
+}).annotations({ identifier: "ConnectAuthMethod" })
+export type ConnectAuthMethod = typeof ConnectAuthMethod.Type
+
 /** A connector the session may link: a profile of the project, or a connector when it has none. */
 export const ConnectSessionConnector = Schema.Struct({
   key: Schema.String,
   name: Schema.String,
   categories: Schema.Array(Schema.String),
-  connector_profile_id: Schema.NullOr(Schema.String)
+  connector_profile_id: Schema.NullOr(Schema.String),
+  icon_url: Schema.String.annotations({ description: "Served by this server (no third-party request from the page)" }),
+  authentication: Schema.Array(ConnectAuthMethod)
 }).annotations({ identifier: "ConnectSessionConnector" })
 export type ConnectSessionConnector = typeof ConnectSessionConnector.Type
 
@@ -113,6 +136,41 @@ export type AuthenticatedConnectSession = typeof AuthenticatedConnectSession.Typ
 export const AuthenticateConnectSession = Schema.Struct({
   token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 }).annotations({ identifier: "AuthenticateConnectSession", ...strictObject })
+
+/** Which connector (and profile and method) the end user picked on the page. */
+const pickedConnector = {
+  token: AuthenticateConnectSession.fields.token,
+  connector_key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  connector_profile_id: Schema.optional(Schema.NullOr(Uuid)),
+  auth_method: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
+}
+
+const FieldValues = Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(10_000)) })
+
+export const LinkConnectAccount = Schema.Struct({
+  ...pickedConnector,
+  credentials: FieldValues.annotations({ description: "The method's fields; checked with the connector's testActions before anything is stored" })
+}).annotations({ identifier: "LinkConnectAccount", ...strictObject })
+export type LinkConnectAccount = typeof LinkConnectAccount.Type
+
+export const StartConnectOAuth2 = Schema.Struct({
+  ...pickedConnector,
+  credentials: Schema.optional(FieldValues)
+}).annotations({ identifier: "StartConnectOAuth2", ...strictObject })
+export type StartConnectOAuth2 = typeof StartConnectOAuth2.Type
+
+/** A session completed: the account it created or updated, and where the page sends the browser. */
+export const ConnectLinked = Schema.Struct({
+  account_id: Schema.String,
+  connector_key: Schema.String,
+  redirect_url: Schema.NullOr(Schema.String).annotations({ description: "The session's redirect_url with account_id added" })
+}).annotations({ identifier: "ConnectLinked" })
+export type ConnectLinked = typeof ConnectLinked.Type
+
+export const ConnectOAuth2Started = Schema.Struct({
+  authorization_url: Schema.String.annotations({ description: "The provider's consent page; valid 10 minutes, once" })
+}).annotations({ identifier: "ConnectOAuth2Started" })
+export type ConnectOAuth2Started = typeof ConnectOAuth2Started.Type
 
 const SessionId = HttpApiSchema.param("id", Schema.String)
 
@@ -129,6 +187,12 @@ export class ConnectSessionsGroup extends HttpApiGroup.make("connect_sessions")
       .setPayload(AuthenticateConnectSession)
       .addSuccess(AuthenticatedConnectSession)
       .annotate(OpenApi.Description, "The session behind a token and the connectors it may link: the token is the credential")
+  )
+  .add(
+    HttpApiEndpoint.post("link_connect_account", "/connect_sessions/link")
+      .setPayload(LinkConnectAccount)
+      .addSuccess(ConnectLinked)
+      .annotate(OpenApi.Description, "Link an account with entered credentials (the connect page's call): the token is the credential")
   )
   .add(
     HttpApiEndpoint.get("get_connect_session")`/connect_sessions/${SessionId}`

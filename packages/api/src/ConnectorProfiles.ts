@@ -17,6 +17,12 @@ export const ConnectorProfile = Schema.Struct({
   label: Schema.String,
   active: Schema.Boolean,
   enabled_actions: Schema.Array(Schema.String),
+  account_settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "Settings every account linked through the profile receives (e.g. base_url)"
+  }),
+  setup_fields_set: Schema.Array(Schema.String).annotations({
+    description: "Which setup fields (the project's OAuth app) are stored; their values are never shown"
+  }),
   created_at: Schema.String,
   updated_at: Schema.String,
   connector: Schema.NullOr(ProfileConnector),
@@ -47,12 +53,23 @@ const ActionIds = Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.ma
   Schema.maxItems(1000)
 )
 
+const AccountSettings = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  description: "Settings every account linked through the profile receives, such as base_url"
+})
+
+/** The connector's setupFields (the project's OAuth app): stored encrypted, never shown again. */
+const SetupValues = Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(10_000)) }).annotations({
+  description: "Values of the connector's setupFields, such as clientId and clientSecret; write-only"
+})
+
 export const CreateConnectorProfile = Schema.Struct({
   connector_key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
   label: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
   version: Schema.optional(VersionSpec).annotations({ description: "default latest" }),
   active: Schema.optional(Schema.Boolean),
-  enabled_actions: Schema.optional(ActionIds).annotations({ description: "default: every action of the version" })
+  enabled_actions: Schema.optional(ActionIds).annotations({ description: "default: every action of the version" }),
+  account_settings: Schema.optional(AccountSettings),
+  setup: Schema.optional(SetupValues)
 }).annotations({ identifier: "CreateConnectorProfile", ...strictObject })
 export type CreateConnectorProfile = typeof CreateConnectorProfile.Type
 
@@ -60,7 +77,9 @@ export const UpdateConnectorProfile = Schema.Struct({
   label: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
   version: Schema.optional(VersionSpec),
   active: Schema.optional(Schema.Boolean),
-  enabled_actions: Schema.optional(ActionIds)
+  enabled_actions: Schema.optional(ActionIds),
+  account_settings: Schema.optional(AccountSettings),
+  setup: Schema.optional(SetupValues)
 }).annotations({ identifier: "UpdateConnectorProfile", ...strictObject })
 export type UpdateConnectorProfile = typeof UpdateConnectorProfile.Type
 

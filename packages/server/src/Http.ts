@@ -11,6 +11,7 @@ import { ConnectorProfiles } from "./ConnectorProfiles/ConnectorProfiles.js"
 import { ConnectorProfilesHttpLive } from "./ConnectorProfiles/Http.js"
 import { Connectors } from "./Connectors/Connectors.js"
 import { ConnectorsHttpLive } from "./Connectors/Http.js"
+import { ConnectLinking } from "./ConnectSessions/ConnectLinking.js"
 import { ConnectSessions } from "./ConnectSessions/ConnectSessions.js"
 import { ConnectSessionsHttpLive } from "./ConnectSessions/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
@@ -24,7 +25,7 @@ import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

@@ -62,6 +62,14 @@ export const toApiError = (error: DomainError): ApiError =>
       ConnectTokenUnknown: ({ message }): ApiError => new Unauthorized({ message }),
       ConnectSessionGone: ({ message }): ApiError => new Gone({ message }),
       InvalidConnectSessionRequest: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      InvalidConnectLink: ({ message }): ApiError => new BadRequest({ message }),
+      ConnectCredentialsRefused: (refused): ApiError => {
+        // the provider's 4xx is the end user's to fix (400 with its reason); 5xx or unreachable stay 502
+        const answer = actionFailureToApiError(refused.failure)
+        return answer._tag === "BadRequest"
+          ? new BadRequest({ ...answer, message: `${refused.connectorName} refused the credentials: ${answer.message}` })
+          : answer
+      },
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
       ActionInputError: actionFailureToApiError,

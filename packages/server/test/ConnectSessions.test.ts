@@ -210,7 +210,9 @@ layer(TestServer({ SWITCHYARD_PUBLIC_URL: `${PUBLIC_URL}/` }), { excludeTestServ
         key: "greenhouse",
         name: "Greenhouse",
         categories: ["ats"],
-        connector_profile_id: null
+        connector_profile_id: null,
+        icon_url: `${PUBLIC_URL}/connect/icons/greenhouse.svg`,
+        authentication: [expect.objectContaining({ name: "apiKey", type: "custom", label: "Harvest API key" })]
       })
 
       const hris = yield* client.connect_sessions.create_connect_session({ payload: { ...owner, categories: ["hris"] } })

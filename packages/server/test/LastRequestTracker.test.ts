@@ -34,6 +34,11 @@ layer(Services)("LastRequestTracker driven by the scheduler", (it) => {
           connector_version: null,
           connector_profile_id: null,
           settings: {},
+          label: null,
+          metadata: null,
+          linked_via: "api",
+          connect_session_id: null,
+          auth_method: null,
           credentials_ciphertext: "x",
           credentials_key_id: "k"
         })

@@ -20,8 +20,14 @@ export const AccountRow = Schema.Struct({
     "connector_profile_id",
     "status",
     "status_reasons",
-    "settings"
+    "settings",
+    "label",
+    "metadata",
+    "linked_via",
+    "connect_session_id"
   ).fields,
+  /** The connector authentication method the credentials are for; null: the connector's first. */
+  auth_method: Schema.NullOr(Schema.String),
   project_id: Schema.String,
   connected_at: Schema.DateFromSelf,
   created_at: Schema.DateFromSelf,
@@ -64,6 +70,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
     const columns = sql`
       id, project_id, name, owner_id, owner_name, owner_username, connector_key, connector_version,
       connector_profile_id::text AS connector_profile_id, status, status_reasons, settings,
+      label, metadata, linked_via, connect_session_id::text AS connect_session_id, auth_method,
       connected_at, created_at, updated_at, last_request_at`
 
     const where = (projectId: string, filters: AccountFiltersQuery) => {
@@ -88,7 +95,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
       Request: NewAccountRow,
       Result: AccountRow,
       execute: (row) =>
-        sql`INSERT INTO accounts ${sql.insert({ ...row, settings: JSON.stringify(row.settings) })} RETURNING ${columns}`
+        sql`INSERT INTO accounts ${
+          sql.insert({
+            ...row,
+            settings: JSON.stringify(row.settings),
+            metadata: row.metadata === null ? null : JSON.stringify(row.metadata)
+          })
+        } RETURNING ${columns}`
     })
 
     const page = yield* listPage("accounts", columns, AccountRow)
@@ -179,8 +192,70 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         FROM (VALUES ${sql.csv(entries.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`))}) AS v(id, at)
         WHERE a.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
 
+    /** The owner's newest account on a connector (what a session updates unless `multiple`). */
+    const findOwnerAccountRow = SqlSchema.findOne({
+      Request: Schema.Struct({ projectId: Schema.String, ownerId: Schema.String, connectorKey: Schema.String }),
+      Result: AccountRow,
+      execute: ({ connectorKey, ownerId, projectId }) =>
+        sql`
+          SELECT ${columns} FROM accounts
+          WHERE project_id = ${projectId} AND owner_id = ${ownerId} AND connector_key = ${connectorKey}
+          ORDER BY created_at DESC, id DESC LIMIT 1`
+    })
+
+    const RelinkChanges = Schema.Struct({
+      ...scoped.fields,
+      ...AccountRow.pick(
+        "owner_name",
+        "owner_username",
+        "connector_version",
+        "connector_profile_id",
+        "settings",
+        "label",
+        "metadata",
+        "connect_session_id",
+        "auth_method"
+      ).fields,
+      ...SealedCredentials.fields
+    })
+    /**
+     * New credentials for an existing account, linked by an end user: active again, a new
+     * credentials version (a refresh still holding the old one cannot overwrite them).
+     */
+    const relinkRow = SqlSchema.findOne({
+      Request: RelinkChanges,
+      Result: AccountRow,
+      execute: (changes) =>
+        sql`
+          UPDATE accounts SET
+            owner_name = COALESCE(${changes.owner_name}, owner_name),
+            owner_username = COALESCE(${changes.owner_username}, owner_username),
+            connector_version = ${changes.connector_version},
+            connector_profile_id = ${changes.connector_profile_id},
+            settings = ${JSON.stringify(changes.settings)}::jsonb,
+            label = COALESCE(${changes.label}, label),
+            metadata = COALESCE(${changes.metadata === null ? null : JSON.stringify(changes.metadata)}::jsonb, metadata),
+            linked_via = 'connect_session',
+            connect_session_id = ${changes.connect_session_id},
+            auth_method = ${changes.auth_method},
+            credentials_ciphertext = ${changes.credentials_ciphertext},
+            credentials_key_id = ${changes.credentials_key_id},
+            credentials_version = credentials_version + 1,
+            refresh_lease_holder = NULL,
+            refresh_lease_until = NULL,
+            status = 'active',
+            status_reasons = '[]'::jsonb,
+            connected_at = now(),
+            updated_at = now()
+          WHERE project_id = ${changes.projectId} AND id = ${changes.id}
+          RETURNING ${columns}`
+    })
+
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
+      findOwnerAccount: (projectId: string, ownerId: string, connectorKey: string) =>
+        findOwnerAccountRow({ projectId, ownerId, connectorKey }).pipe(Effect.orDie),
+      relink: (changes: typeof RelinkChanges.Type) => relinkRow(changes).pipe(Effect.orDie),
       insert: (row: NewAccountRow) => insert(row).pipe(Effect.orDie),
       list,
       find: (projectId: string, id: string) => findRow({ projectId, id }).pipe(Effect.orDie),

@@ -19,7 +19,9 @@ const isWebUrl = (value: unknown) => {
  * `file:///etc/passwd` is refused naming the field now rather than a failing call later.
  * Whether the address may be called is decided per call, by the outbound guard.
  */
-export const checkUrlSettings = (settings: Readonly<Record<string, unknown>> | undefined) => {
+export const checkUrlSettings = (
+  settings: Readonly<Record<string, unknown>> | undefined
+): Effect.Effect<void, InvalidAccountSetting> => {
   const invalid = Object.entries(settings ?? {}).find(([key, value]) => isUrlSetting(key) && !isWebUrl(value))
   return invalid === undefined
     ? Effect.void

@@ -1,3 +1,4 @@
+import type { ActionError } from "@switchyard/engine"
 import { Data } from "effect"
 
 /*
@@ -34,8 +35,26 @@ export class InvalidConnectSessionRequest extends Data.TaggedError("InvalidConne
   readonly message: string
 }> {}
 
+/** What the page sent does not fit the session or the connector (a pick, a missing field). */
+export class InvalidConnectLink extends Data.TaggedError("InvalidConnectLink")<{ readonly message: string }> {}
+
+/**
+ * The connector's test actions failed with the entered credentials (already redacted):
+ * nothing was stored, and the provider's reason goes back to the page.
+ */
+export class ConnectCredentialsRefused extends Data.TaggedError("ConnectCredentialsRefused")<{
+  readonly connectorName: string
+  readonly failure: ActionError
+}> {
+  override get message() {
+    return `${this.connectorName} refused the credentials: ${this.failure.message}`
+  }
+}
+
 export type ConnectSessionError =
   | ConnectSessionNotFound
   | ConnectTokenUnknown
   | ConnectSessionGone
   | InvalidConnectSessionRequest
+  | InvalidConnectLink
+  | ConnectCredentialsRefused

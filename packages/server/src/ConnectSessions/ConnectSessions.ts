@@ -21,6 +21,7 @@ import {
   ConnectTokenUnknown,
   InvalidConnectSessionRequest
 } from "./ConnectSessionErrors.js"
+import { connectAuthMethods } from "./connectAuthMethods.js"
 import { type ConnectSessionRow, ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
 
 const MAX_METADATA_BYTES = 16 * 1024
@@ -59,30 +60,49 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
      */
     const linkable = (projectId: string) =>
       Effect.gen(function*() {
+        const iconUrl = (key: string) => `${config.publicUrl}/connect/icons/${encodeURIComponent(key)}.svg`
         const { rows } = yield* profilesRepo.list(projectId, { connectorKeys: [], active: true }, Option.none())
         if (rows.length > 0) {
           const resolved = yield* Effect.forEach(rows, (profile) =>
-            Effect.map(profiles.resolveProfile(projectId, profile), Option.map((version): ConnectSessionConnector => ({
-              key: profile.connector_key,
-              name: profile.label.length > 0 ? profile.label : version.title,
-              categories: version.categories,
-              connector_profile_id: profile.id
-            }))))
-          return resolved.flatMap(Option.toArray)
+            Effect.flatMap(profiles.resolveProfile(projectId, profile), (version) =>
+              Option.isNone(version) ? Effect.succeed([]) : Effect.map(
+                registry.load(version.value),
+                (connector): Array<ConnectSessionConnector> => {
+                  const authentication = connectAuthMethods(connector, profile.setup_keys)
+                  return authentication.length === 0 ? [] : [{
+                    key: profile.connector_key,
+                    name: profile.label.length > 0 ? profile.label : version.value.title,
+                    categories: version.value.categories,
+                    connector_profile_id: profile.id,
+                    icon_url: iconUrl(profile.connector_key),
+                    authentication
+                  }]
+                }
+              )))
+          return resolved.flat()
         }
         const versions = yield* registry.visible(projectId)
         const byKey = new Map<string, Array<VisibleVersion>>()
         for (const version of versions) byKey.set(version.key, [...(byKey.get(version.key) ?? []), version])
-        return [...byKey.values()].flatMap((candidates) => {
+        const newest = [...byKey.values()].flatMap((candidates) => {
           const custom = candidates.filter((version) => version.owner === "custom")
-          const newest = latestOf(custom.length > 0 ? custom : candidates)
-          return newest === undefined ? [] : [{
-            key: newest.key,
-            name: newest.title,
-            categories: newest.categories,
-            connector_profile_id: null
-          }]
-        }).sort((a, b) => a.key.localeCompare(b.key))
+          const latest = latestOf(custom.length > 0 ? custom : candidates)
+          return latest === undefined ? [] : [latest]
+        })
+        const offered = yield* Effect.forEach(newest, (version) =>
+          Effect.map(registry.load(version), (connector): Array<ConnectSessionConnector> => {
+            // without a profile there is no OAuth app: only methods the end user completes alone
+            const authentication = connectAuthMethods(connector, undefined)
+            return authentication.length === 0 ? [] : [{
+              key: version.key,
+              name: version.title,
+              categories: version.categories,
+              connector_profile_id: null,
+              icon_url: iconUrl(version.key),
+              authentication
+            }]
+          }))
+        return offered.flat().sort((a, b) => a.key.localeCompare(b.key))
       })
 
     /** A re-link offers only the account's own connector, whether or not `provider` named it. */
@@ -211,19 +231,33 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
         return render(row.value, yield* Clock.currentTimeMillis)
       })
 
+    /** A pending session with what it may link; an expired or ended one is gone. */
+    const usable = (row: ConnectSessionRow) =>
+      Effect.gen(function*() {
+        const session = render(row, yield* Clock.currentTimeMillis)
+        if (session.status !== "pending") {
+          return yield* new ConnectSessionGone({ sessionId: session.id, status: session.status })
+        }
+        const connectors = yield* linkable(row.project_id)
+        return { ...session, connectors: narrow(connectors, yield* narrowingOf(row)) } satisfies AuthenticatedConnectSession
+      })
+
     const authenticate = (token: string) =>
       Effect.gen(function*() {
         const row = yield* repo.findByTokenHash(hashConnectToken(token))
         if (Option.isNone(row)) return yield* new ConnectTokenUnknown()
-        const session = render(row.value, yield* Clock.currentTimeMillis)
-        if (session.status !== "pending") {
-          return yield* new ConnectSessionGone({ sessionId: session.id, status: session.status })
-        }
-        const connectors = yield* linkable(row.value.project_id)
-        return { ...session, connectors: narrow(connectors, yield* narrowingOf(row.value)) } satisfies AuthenticatedConnectSession
+        return yield* usable(row.value)
       })
 
-    return { create, get, authenticate, linkable } as const
+    /** The session an OAuth2 authorization (whose state proved it) belongs to. */
+    const resume = (sessionId: string) =>
+      Effect.gen(function*() {
+        const row = yield* repo.findById(sessionId)
+        if (Option.isNone(row)) return yield* new ConnectSessionNotFound({ sessionId })
+        return yield* usable(row.value)
+      })
+
+    return { create, get, authenticate, resume, linkable } as const
   }),
   dependencies: [
     ConnectSessionsRepo.Default,

@@ -75,12 +75,39 @@ export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("
           WHERE s.token_hash = ${tokenHash}`
     })
 
+    const findByIdRow = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: ConnectSessionRow,
+      execute: (id) =>
+        sql`SELECT ${columns} FROM connect_sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ${id}`
+    })
+
+    /** Completes a pending, unexpired session; false when it was not (used or expired meanwhile). */
+    const complete = (id: string, accountId: string) =>
+      sql`
+        UPDATE connect_sessions SET status = 'completed', account_id = ${accountId}, completed_at = now(),
+          failure_reason = NULL, updated_at = now()
+        WHERE id = ${id} AND status = 'pending' AND expires_at > now()
+        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+
+    /** Records a refused attempt; the session fails for good at `maxAttempts`. */
+    const recordFailure = (id: string, reason: string, maxAttempts: number) =>
+      sql`
+        UPDATE connect_sessions SET failed_attempts = failed_attempts + 1, failure_reason = ${reason},
+          status = CASE WHEN failed_attempts + 1 >= ${maxAttempts} THEN 'failed' ELSE status END,
+          updated_at = now()
+        WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
+      complete,
+      recordFailure,
       insert: (row: NewConnectSessionRow) => insertRow(row).pipe(Effect.orDie),
       find: (projectId: string, id: string) =>
         isUuid(id) ? findRow({ projectId, id }).pipe(Effect.orDie) : Effect.succeedNone,
-      findByTokenHash: (tokenHash: string) => findByHashRow(tokenHash).pipe(Effect.orDie)
+      findByTokenHash: (tokenHash: string) => findByHashRow(tokenHash).pipe(Effect.orDie),
+      /** A session by id in any project: for a flow that already proved it holds the session (OAuth2 state). */
+      findById: (id: string) => isUuid(id) ? findByIdRow(id).pipe(Effect.orDie) : Effect.succeedNone
     } as const
   })
 }) {}

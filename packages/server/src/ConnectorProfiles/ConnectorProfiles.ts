@@ -10,8 +10,22 @@ import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
+import { checkUrlSettings } from "../Accounts/urlSettings.js"
 import { ConnectorProfileInUse, ConnectorProfileNotFound, InvalidConnectorProfile } from "./ConnectorProfileErrors.js"
+import { ProfileSetup } from "./ProfileSetup.js"
 import { type ProfileRow, ProfilesRepo } from "./ProfilesRepo.js"
+
+const MAX_ACCOUNT_SETTINGS_BYTES = 64 * 1024
+
+/** Settings accounts will receive: URL settings must be http(s) URLs, as on an account. */
+const checkAccountSettings = (settings: Readonly<Record<string, unknown>> | undefined) =>
+  settings !== undefined && Buffer.byteLength(JSON.stringify(settings)) > MAX_ACCOUNT_SETTINGS_BYTES
+    ? Effect.fail(new InvalidConnectorProfile({ message: `account_settings must be at most ${MAX_ACCOUNT_SETTINGS_BYTES} bytes` }))
+    : checkUrlSettings(settings).pipe(
+      Effect.mapError((error) =>
+        new InvalidConnectorProfile({ message: `account_settings.${error.setting} must be an absolute http or https URL` })
+      )
+    )
 
 /**
  * Connector profiles: a project's configuration of one connector — which version (exact,
@@ -21,6 +35,7 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
   effect: Effect.gen(function*() {
     const repo = yield* ProfilesRepo
     const registry = yield* ConnectorRegistry
+    const setup = yield* ProfileSetup
 
     /** The version a profile resolves to now, or none when nothing matches its spec anymore. */
     const resolveProfile = (projectId: string, profile: Pick<ProfileRow, "connector_key" | "version_spec">) =>
@@ -55,7 +70,7 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
             message: `Unknown action id(s) for ${key}@${version.version}: ${unknown.join(", ")}`
           })
         }
-        return { version, allActions: [...known] }
+        return { version, connector, allActions: [...known] }
       })
 
     const render = (
@@ -80,6 +95,8 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
           label: row.label,
           active: row.active,
           enabled_actions: row.enabled_actions,
+          account_settings: row.account_settings,
+          setup_fields_set: row.setup_keys,
           created_at: row.created_at.toISOString(),
           updated_at: row.updated_at.toISOString(),
           connector: expand.includes("connector") && version !== undefined
@@ -110,7 +127,9 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
     const create = (caller: Caller, body: CreateConnectorProfile, expand: ReadonlyArray<ProfileExpansion>) =>
       Effect.gen(function*() {
         const spec = body.version ?? "latest"
-        const { allActions } = yield* validate(caller.projectId, body.connector_key, spec, body.enabled_actions)
+        const { allActions, connector } = yield* validate(caller.projectId, body.connector_key, spec, body.enabled_actions)
+        yield* checkAccountSettings(body.account_settings)
+        const sealedSetup = body.setup === undefined ? null : yield* setup.sealChanges(connector, {}, body.setup)
         const row = yield* repo.insert({
           id: Crypto.randomUUID(),
           project_id: caller.projectId,
@@ -118,7 +137,9 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
           version_spec: spec,
           label: body.label,
           active: body.active ?? true,
-          enabled_actions: [...new Set(body.enabled_actions ?? allActions)]
+          enabled_actions: [...new Set(body.enabled_actions ?? allActions)],
+          account_settings: body.account_settings ?? {},
+          setup: sealedSetup
         })
         return yield* render(caller.projectId, row, expand)
       })
@@ -135,19 +156,25 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
     const update = (caller: Caller, id: string, body: UpdateConnectorProfile, expand: ReadonlyArray<ProfileExpansion>) =>
       Effect.gen(function*() {
         const current = yield* find(caller.projectId, id)
-        if (body.version !== undefined || body.enabled_actions !== undefined) {
-          yield* validate(
+        const validated = body.version !== undefined || body.enabled_actions !== undefined || body.setup !== undefined
+          ? yield* validate(
             caller.projectId,
             current.connector_key,
             body.version ?? current.version_spec,
             body.enabled_actions ?? current.enabled_actions
           )
-        }
+          : undefined
+        yield* checkAccountSettings(body.account_settings)
+        const sealedSetup = body.setup === undefined || validated === undefined
+          ? undefined
+          : yield* setup.sealChanges(validated.connector, yield* setup.open(caller.projectId, id), body.setup)
         const updated = yield* repo.update(caller.projectId, id, {
           ...(body.label === undefined ? {} : { label: body.label }),
           ...(body.version === undefined ? {} : { version_spec: body.version }),
           ...(body.active === undefined ? {} : { active: body.active }),
-          ...(body.enabled_actions === undefined ? {} : { enabled_actions: [...new Set(body.enabled_actions)] })
+          ...(body.enabled_actions === undefined ? {} : { enabled_actions: [...new Set(body.enabled_actions)] }),
+          ...(body.account_settings === undefined ? {} : { account_settings: body.account_settings }),
+          ...(sealedSetup === undefined ? {} : { setup: sealedSetup })
         })
         if (Option.isNone(updated)) return yield* new ConnectorProfileNotFound({ profileId: id })
         return yield* render(caller.projectId, updated.value, expand)
@@ -170,5 +197,5 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
 
     return { list, create, get, update, remove, resolveProfile, find } as const
   }),
-  dependencies: [ProfilesRepo.Default, ConnectorRegistry.Default]
+  dependencies: [ProfilesRepo.Default, ConnectorRegistry.Default, ProfileSetup.Default]
 }) {}

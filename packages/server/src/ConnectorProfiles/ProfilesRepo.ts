@@ -6,7 +6,10 @@ import type { PageWindow } from "../Pagination.js"
 
 export const ProfileRow = Schema.Struct({
   // The stored fields the api's ConnectorProfile shows as they are; the row has Dates where it has strings.
-  ...ConnectorProfile.pick("id", "connector_key", "version_spec", "label", "active", "enabled_actions").fields,
+  ...ConnectorProfile.pick("id", "connector_key", "version_spec", "label", "active", "enabled_actions", "account_settings")
+    .fields,
+  /** Which setup fields are stored (their sealed values are read only through ProfileSetup). */
+  setup_keys: Schema.Array(Schema.String),
   project_id: Schema.String,
   created_at: Schema.DateFromSelf,
   updated_at: Schema.DateFromSelf
@@ -18,7 +21,18 @@ export interface ProfileFilters {
   readonly active: boolean | undefined
 }
 
-const ProfileChanges = Schema.partial(ProfileRow.pick("version_spec", "label", "active", "enabled_actions"))
+/** The profile's sealed setup values (the project's OAuth app) with the keys they hold. */
+export const SealedSetup = Schema.Struct({
+  setup_ciphertext: Schema.String,
+  setup_key_id: Schema.String,
+  setup_keys: Schema.Array(Schema.String)
+})
+export type SealedSetup = typeof SealedSetup.Type
+
+const ProfileChanges = Schema.partial(Schema.Struct({
+  ...ProfileRow.pick("version_spec", "label", "active", "enabled_actions", "account_settings").fields,
+  setup: SealedSetup
+}))
 export type ProfileChanges = typeof ProfileChanges.Type
 
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
@@ -29,7 +43,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
 
     const columns = sql`
       id::text AS id, project_id::text AS project_id, connector_key, version_spec, label, active,
-      enabled_actions, created_at, updated_at`
+      enabled_actions, account_settings, setup_keys, created_at, updated_at`
 
     const where = (projectId: string, filters: ProfileFilters) => {
       const clauses: Array<Statement.Fragment> = [sql`project_id = ${projectId}`]
@@ -61,13 +75,35 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
     const find = (projectId: string, id: string) =>
       isUuid(id) ? findRow({ projectId, id }).pipe(Effect.orDie) : Effect.succeed(Option.none<ProfileRow>())
 
+    const NewProfileRow = Schema.Struct({
+      ...ProfileRow.omit("created_at", "updated_at", "setup_keys").fields,
+      setup: Schema.NullOr(SealedSetup)
+    })
     const insertRow = SqlSchema.single({
-      Request: ProfileRow.omit("created_at", "updated_at"),
+      Request: NewProfileRow,
       Result: ProfileRow,
-      execute: (row) =>
+      execute: ({ setup, ...row }) =>
         sql`
-          INSERT INTO connector_profiles ${sql.insert({ ...row, enabled_actions: JSON.stringify(row.enabled_actions) })}
+          INSERT INTO connector_profiles ${
+          sql.insert({
+            ...row,
+            enabled_actions: JSON.stringify(row.enabled_actions),
+            account_settings: JSON.stringify(row.account_settings),
+            setup_ciphertext: setup?.setup_ciphertext ?? null,
+            setup_key_id: setup?.setup_key_id ?? null,
+            setup_keys: JSON.stringify(setup?.setup_keys ?? [])
+          })
+        }
           RETURNING ${columns}`
+    })
+
+    const setupRow = SqlSchema.findOne({
+      Request: scoped,
+      Result: SealedSetup,
+      execute: ({ id, projectId }) =>
+        sql`
+          SELECT setup_ciphertext, setup_key_id, setup_keys FROM connector_profiles
+          WHERE project_id = ${projectId} AND id = ${id} AND setup_ciphertext IS NOT NULL`
     })
 
     const updateRow = SqlSchema.findOne({
@@ -82,6 +118,14 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
             enabled_actions = COALESCE(${
           changes.enabled_actions === undefined ? null : JSON.stringify(changes.enabled_actions)
         }::jsonb, enabled_actions),
+            account_settings = COALESCE(${
+          changes.account_settings === undefined ? null : JSON.stringify(changes.account_settings)
+        }::jsonb, account_settings),
+            setup_ciphertext = COALESCE(${changes.setup?.setup_ciphertext ?? null}, setup_ciphertext),
+            setup_key_id = COALESCE(${changes.setup?.setup_key_id ?? null}, setup_key_id),
+            setup_keys = COALESCE(${
+          changes.setup === undefined ? null : JSON.stringify(changes.setup.setup_keys)
+        }::jsonb, setup_keys),
             updated_at = now()
           WHERE project_id = ${projectId} AND id = ${id}
           RETURNING ${columns}`
@@ -112,7 +156,10 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
       list,
       forKey: (projectId: string, key: string) => forKeyRows({ projectId, key }).pipe(Effect.orDie),
       find,
-      insert: (row: Omit<ProfileRow, "created_at" | "updated_at">) => insertRow(row).pipe(Effect.orDie),
+      insert: (row: typeof NewProfileRow.Type) => insertRow(row).pipe(Effect.orDie),
+      /** The sealed setup values, when the profile has any. */
+      findSetup: (projectId: string, id: string) =>
+        isUuid(id) ? setupRow({ projectId, id }).pipe(Effect.orDie) : Effect.succeed(Option.none<SealedSetup>()),
       update: (projectId: string, id: string, changes: ProfileChanges) =>
         updateRow({ projectId, id, changes }).pipe(Effect.orDie),
       remove,

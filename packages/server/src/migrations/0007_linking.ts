@@ -16,7 +16,8 @@ export default Effect.gen(function*() {
     ALTER TABLE connector_profiles
       ADD COLUMN account_settings jsonb NOT NULL DEFAULT '{}'::jsonb,
       ADD COLUMN setup_ciphertext text,
-      ADD COLUMN setup_key_id text`
+      ADD COLUMN setup_key_id text,
+      ADD COLUMN setup_keys jsonb NOT NULL DEFAULT '[]'::jsonb`
   // credentials_version counts credential writes: a refresh is written only by the holder of
   // the lease and only over the version it refreshed, so two processes never both win.
   yield* sql`
@@ -29,7 +30,12 @@ export default Effect.gen(function*() {
       ADD COLUMN credentials_version integer NOT NULL DEFAULT 1,
       ADD COLUMN refresh_lease_holder text,
       ADD COLUMN refresh_lease_until timestamptz`
-  yield* sql`ALTER TABLE connect_sessions ADD COLUMN completed_at timestamptz`
+  // A session fails for good after a few refused attempts (a bound on guessing credentials
+  // through it); until then each refusal is kept as its failure_reason.
+  yield* sql`
+    ALTER TABLE connect_sessions
+      ADD COLUMN completed_at timestamptz,
+      ADD COLUMN failed_attempts integer NOT NULL DEFAULT 0`
   // One row per authorization started from the connect page: only the state's digest is
   // kept; the PKCE verifier and what the end user entered are sealed.
   yield* sql`
