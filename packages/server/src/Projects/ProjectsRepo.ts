@@ -15,6 +15,8 @@ export const Project = Schema.Struct({
   name: Schema.String,
   /** Whether a connector version, once registered, can never change (the default). */
   immutable_versioning: Schema.Boolean,
+  /** Origins that may embed the hosted connect page in a frame (CSP frame-ancestors); none by default. */
+  connect_frame_origins: Schema.Array(Schema.String),
   created_at: Schema.DateFromSelf
 })
 export type Project = typeof Project.Type
@@ -25,7 +27,7 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
     const sql = yield* SqlClient.SqlClient
 
     const organizationColumns = sql`id, name, created_at`
-    const projectColumns = sql`id, organization_id, name, immutable_versioning, created_at`
+    const projectColumns = sql`id, organization_id, name, immutable_versioning, connect_frame_origins, created_at`
 
     const createOrganization = SqlSchema.single({
       Request: Schema.String,
@@ -76,10 +78,22 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
           RETURNING ${projectColumns}`
     })
 
+    const setConnectFrameOrigins = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, origins: Schema.Array(Schema.String) }),
+      Result: Project,
+      execute: ({ id, origins }) =>
+        sql`
+          UPDATE projects SET connect_frame_origins = ${JSON.stringify(origins)}::jsonb WHERE id::text = ${id}
+          RETURNING ${projectColumns}`
+    })
+
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
       setImmutableVersioning: (id: string, immutable: boolean) =>
         setImmutableVersioning({ id, immutable }).pipe(Effect.orDie),
+      /** Replaces the origins allowed to frame the connect page (already normalized origins). */
+      setConnectFrameOrigins: (id: string, origins: ReadonlyArray<string>) =>
+        setConnectFrameOrigins({ id, origins }).pipe(Effect.orDie),
       createOrganization: (name: string) => createOrganization(name).pipe(Effect.orDie),
       createProject: (organizationId: string, name: string) =>
         createProject({ organizationId, name }).pipe(Effect.orDie),

@@ -1,7 +1,10 @@
 import { Args, Command, HelpDoc, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Either, Option } from "effect"
+import { parseFrameOrigin } from "../ConnectPage/parseFrameOrigin.js"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
 import { DatabaseLive, table, UsageError } from "./Support.js"
+
+const describeFrameOrigins = (origins: ReadonlyArray<string>) => origins.length === 0 ? "none" : origins.join(",")
 
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
@@ -11,6 +14,7 @@ const list = Command.make("list", {}, () =>
       organization: p.organization_id,
       name: p.name,
       immutable: p.immutable_versioning ? "on" : "off",
+      connect_frame_origins: describeFrameOrigins(p.connect_frame_origins),
       created: p.created_at.toISOString()
     }))))
   })).pipe(Command.withDescription("List every project."), Command.provide(DatabaseLive))
@@ -89,7 +93,55 @@ const immutableVersioning = Command.make("immutable-versioning", {
     Command.provide(DatabaseLive)
   )
 
+/** The origins as given, normalized and without repeats; the first one that is no origin fails. */
+const frameOriginsOf = (given: ReadonlyArray<string>) =>
+  Effect.forEach(given, (text) =>
+    Either.match(parseFrameOrigin(text), {
+      onLeft: (message) => new UsageError({ message: `--connect-frame-origin ${message}` }),
+      onRight: Effect.succeed
+    })).pipe(Effect.map((origins) => [...new Set(origins)]))
+
+const update = Command.make("update", {
+  projectId: Args.text({ name: "project-id" }),
+  frameOrigins: Options.text("connect-frame-origin").pipe(
+    Options.withPseudoName("origin"),
+    Options.repeated,
+    Options.withDescription(
+      "An origin (scheme://host[:port]) that may embed the hosted connect page in a frame; repeat it for several. " +
+        "The list given replaces the project's list."
+    )
+  ),
+  clearFrameOrigins: Options.boolean("clear-connect-frame-origins").pipe(
+    Options.withDescription("Allow no origin to frame the connect page (the default).")
+  )
+}, ({ clearFrameOrigins, frameOrigins, projectId }) =>
+  Effect.gen(function*() {
+    if (clearFrameOrigins && frameOrigins.length > 0) {
+      return yield* new UsageError({
+        message: "give either --connect-frame-origin or --clear-connect-frame-origins, not both"
+      })
+    }
+    if (!clearFrameOrigins && frameOrigins.length === 0) {
+      return yield* new UsageError({
+        message: "nothing to update: give --connect-frame-origin <origin> (repeatable) or --clear-connect-frame-origins"
+      })
+    }
+    const origins = yield* frameOriginsOf(frameOrigins)
+    const project = yield* (yield* ProjectsRepo).setConnectFrameOrigins(projectId, origins)
+    if (Option.isNone(project)) return yield* new UsageError({ message: `no project has id ${projectId}` })
+    yield* Console.log(
+      origins.length === 0
+        ? `no origin may frame the connect page of project ${projectId}`
+        : `the connect page of project ${projectId} may be framed by ${origins.join(", ")}`
+    )
+  })).pipe(
+    Command.withDescription(
+      "Change a project's settings: the origins that may embed its hosted connect page (CSP frame-ancestors)."
+    ),
+    Command.provide(DatabaseLive)
+  )
+
 export const projectsCommand = Command.make("projects").pipe(
   Command.withDescription("List, create and configure projects."),
-  Command.withSubcommands([list, create, immutableVersioning])
+  Command.withSubcommands([list, create, update, immutableVersioning])
 )
