@@ -7,11 +7,14 @@ import { ActionsHttpLive } from "./Actions/Http.js"
 import { AccountsHttpLive } from "./Accounts/Http.js"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
+import { ConnectPageLive } from "./ConnectPage/ConnectPageLive.js"
 import { ConnectorProfiles } from "./ConnectorProfiles/ConnectorProfiles.js"
 import { ConnectorProfilesHttpLive } from "./ConnectorProfiles/Http.js"
 import { Connectors } from "./Connectors/Connectors.js"
 import { ConnectorsHttpLive } from "./Connectors/Http.js"
 import { ConnectLinking } from "./ConnectSessions/ConnectLinking.js"
+import { ConnectOAuth2 } from "./ConnectSessions/ConnectOAuth2.js"
+import { OAuth2CallbackLive } from "./ConnectSessions/OAuth2CallbackLive.js"
 import { ConnectSessions } from "./ConnectSessions/ConnectSessions.js"
 import { ConnectSessionsHttpLive } from "./ConnectSessions/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
@@ -23,9 +26,9 @@ import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, McpEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ConnectOAuth2.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(
