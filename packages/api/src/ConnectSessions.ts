@@ -195,6 +195,12 @@ export class ConnectSessionsGroup extends HttpApiGroup.make("connect_sessions")
       .annotate(OpenApi.Description, "Link an account with entered credentials (the connect page's call): the token is the credential")
   )
   .add(
+    HttpApiEndpoint.post("start_connect_oauth2", "/connect_sessions/oauth2/authorize")
+      .setPayload(StartConnectOAuth2)
+      .addSuccess(ConnectOAuth2Started)
+      .annotate(OpenApi.Description, "Start an OAuth2 authorization for the session (the connect page's call)")
+  )
+  .add(
     HttpApiEndpoint.get("get_connect_session")`/connect_sessions/${SessionId}`
       .addSuccess(ConnectSession)
       .middleware(Authentication)
