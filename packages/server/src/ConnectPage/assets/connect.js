@@ -150,14 +150,6 @@
     return message || `Something went wrong (HTTP ${answer.status}). Try again.`
   }
 
-  /** The provider's own words, when the server passed them on and did not already quote them. */
-  const providerDetail = (answer) => {
-    const detail = answer.body && answer.body.data && typeof answer.body.data.message === "string"
-      ? answer.body.data.message
-      : null
-    return detail && !messageOf(answer).includes(detail) ? detail : null
-  }
-
   // ---- screens shared by every mode
 
   const closeWindow = () => {
@@ -351,8 +343,8 @@
     const refused = (answer) => {
       busy(null)
       if (answer.status === 401 || answer.status === 410) return answerProblem(answer)
-      const detail = providerDetail(answer)
-      showSummary([messageOf(answer), detail ? `${connector.name} said: ${detail}` : null].filter(Boolean))
+      // the server's message says what was refused and why (a provider's refusal included)
+      showSummary([messageOf(answer)])
       tell({ type: "switchyard:error", message: messageOf(answer) })
     }
 
@@ -575,6 +567,8 @@
 
   const showLinkError = () => {
     finished = true
+    const title = main.querySelector("h1")
+    if (title !== null) title.focus()
     const actions = main.querySelector("[data-actions]")
     if (actions !== null && (opener !== null || framed)) actions.append(closeButton())
     tell({ type: "switchyard:error", message: String(data.message || "This link cannot be used.") })
