@@ -36,6 +36,7 @@ describe("built-in connectors against the unified endpoints", () => {
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
       ["bamboohr", ["hris_list_employees", "hris_get_employee"]],
       ["greenhouse", []],
+      ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["talentlms", []]
     ])
   })
