@@ -181,9 +181,12 @@ export const waitForMessage = (target: Page, type: string) =>
     return (await handle.jsonValue()) as ReceivedMessage
   })
 
-/** Answers a provider's consent page (the sandbox's OAuth2 provider has Allow and Deny buttons). */
+/**
+ * Answers a provider's consent page (the sandbox's OAuth2 provider has Allow and Deny
+ * buttons); a promise, to combine with waiting for where the answer leads.
+ */
 export const answerConsent = (consent: Page, decision: "Allow" | "Deny") =>
-  Effect.promise(() => consent.getByRole("button", { name: decision }).click())
+  consent.getByRole("button", { name: decision }).click()
 
 /** Every request a page (and its frames and popups) sends, to check where it went. */
 export const recordRequests = (context: BrowserContext) => {

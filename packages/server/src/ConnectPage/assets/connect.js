@@ -25,6 +25,8 @@
 
   let finished = false
   let leaving = false
+  /** The OAuth2 popup a framed page opened, while it is open. */
+  let activePopup = null
 
   // ---- messages to the embedding application
 
@@ -158,6 +160,7 @@
 
   const cancel = () => {
     finished = true
+    if (activePopup !== null && !activePopup.closed) activePopup.close()
     tell({ type: "switchyard:closed" })
     show(
       el("h1", { text: "No account was connected" }),
@@ -385,6 +388,7 @@
       }
       awaitPopup(popup, connector, busy, showSummary)
       popup.location.href = url
+      busy(`Waiting for ${connector.name}…`)
     }
 
     form.addEventListener("submit", (event) => {
@@ -447,9 +451,11 @@
   /** The framed flow: the callback page in the popup hands its result back here. */
   const awaitPopup = (popup, connector, busy, showSummary) => {
     document.documentElement.setAttribute(AWAITING, "")
+    activePopup = popup
     let done = false
     const stop = () => {
       done = true
+      activePopup = null
       document.documentElement.removeAttribute(AWAITING)
       window.removeEventListener("message", onMessage)
       clearInterval(watch)
