@@ -54,6 +54,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const instanceHeartbeatSeconds = yield* boundedInteger("SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS", 1, 3600, 10)
     /** Largest streamed document download (unified API); checked against Content-Length and while streaming. */
     const maxDownloadBytes = yield* boundedInteger("SWITCHYARD_MAX_DOWNLOAD_BYTES", 1, 2 ** 40, 2 ** 30)
+    /** An OAuth2 access token expiring within this many seconds is refreshed before a call uses it. */
+    const oauthRefreshSkewSeconds = yield* boundedInteger("SWITCHYARD_OAUTH_REFRESH_SKEW_SECONDS", 0, 86_400, 300)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
     return {
@@ -79,7 +81,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerMaxAttempts,
       providerMaxQueueWaitMs,
       instanceHeartbeatSeconds,
-      maxDownloadBytes
+      maxDownloadBytes,
+      oauthRefreshSkewSeconds
     } as const
   })
 }) {}

@@ -12,6 +12,7 @@ import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { AccountGrantRevoked, GRANT_REVOKED_REASON } from "../OAuth2/TokenRefreshErrors.js"
 
 /** Everything an account-scoped call needs: the account, its connector version and credentials. */
 export interface AccountContext {
@@ -23,6 +24,22 @@ export interface AccountContext {
 }
 
 const blockedStatuses = new Set(["suspended", "expired", "disabled"])
+
+/**
+ * Why account-scoped calls refuse an account in `status`, if they do; an account expired
+ * because its OAuth2 grant was refused says so, and how to link it again.
+ */
+export const accountBlocked = (
+  accountId: string,
+  status: string,
+  reasons: AccountRow["status_reasons"]
+): AccountBlocked | undefined => {
+  if (!blockedStatuses.has(status)) return undefined
+  const revoked = status === "expired" ? reasons.find((reason) => reason.code === GRANT_REVOKED_REASON) : undefined
+  return revoked === undefined
+    ? new AccountBlocked({ accountId, status })
+    : new AccountGrantRevoked({ accountId, reason: revoked.description })
+}
 
 /**
  * Resolves `x-account-id` for account-scoped calls (RPC, unified, MCP): refuses an account
@@ -42,9 +59,8 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
         if (Option.isNone(found)) return yield* new AccountNotFound({ accountId })
         // The sealed credentials stay here; the context carries only their opened form.
         const { credentials_ciphertext, credentials_key_id, ...account } = found.value
-        if (blockedStatuses.has(account.status)) {
-          return yield* new AccountBlocked({ accountId, status: account.status })
-        }
+        const blocked = accountBlocked(accountId, account.status, account.status_reasons)
+        if (blocked !== undefined) return yield* blocked
         const profile = account.connector_profile_id === null
           ? undefined
           : Option.getOrUndefined(yield* Effect.option(profiles.find(projectId, account.connector_profile_id)))
