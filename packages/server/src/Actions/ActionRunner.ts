@@ -1,20 +1,26 @@
 import {
+  type ActionError,
+  ActionInputError,
   canonicalJson,
   credentialSecrets,
   defaultRunLimits,
   inputsFromRequest,
   ProviderTransport,
+  ProviderTransportError,
   runAction,
   sha256Hex
 } from "@switchyard/engine"
-import { Effect, Option, Ref } from "effect"
+import { Cause, Effect, Option, Ref } from "effect"
+import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
+import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
+import { toApiError } from "../toApiError.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
-import { actionFailureToApiError, redactActionFailure } from "./ActionErrors.js"
+import { redactActionFailure } from "./ActionErrors.js"
 import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { RequestLog } from "./RequestLog.js"
@@ -49,6 +55,16 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 const ABANDONED_MARGIN_MS = 60_000
 const readActionTypes = new Set(["list", "get"])
 
+/** What a run's refresh hook fails with instead of `failure`, remembered so the run can answer `failure`. */
+const standIn = (
+  standIns: Map<ActionError, AccountBlocked | AccountNotFound>,
+  failure: AccountBlocked | AccountNotFound
+): ActionError => {
+  const stand = new ProviderTransportError({ reason: "unavailable", message: failure.message, url: "" })
+  standIns.set(stand, failure)
+  return stand
+}
+
 /**
  * Runs one connector action for one account: account-state rules, profile enablement,
  * provider HTTP for the account, error mapping, request log and `last_request`, and for
@@ -62,6 +78,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
     const requestLog = yield* RequestLog
     const idempotency = yield* IdempotencyRepo
     const config = yield* SwitchyardConfig
+    const refresher = yield* TokenRefresher
     // No run outlives the provider deadline or the action timeout: a claim older than both
     // (plus a margin) was abandoned, whatever its process's heartbeat says.
     const abandonedAfterSeconds = Math.ceil(
@@ -95,8 +112,13 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
         }
         yield* lastRequests.touch(accountId)
-        // what must never leave in a capture, log or error: all but fields declared `secret: false`
+        // what must never leave in a capture, log or error: all but fields declared `secret: false`,
+        // of every credentials the run uses (refreshed ones join)
         const secrets = [...credentialSecrets(context.connector, context.credentials)]
+        const using = (credentials: Readonly<Record<string, unknown>>) => {
+          if (credentials !== context.credentials) secrets.push(...credentialSecrets(context.connector, credentials))
+          return credentials
+        }
         const recorder = yield* providerHttp.recorder
         const transport = providerHttp.transport({
           accountId,
@@ -104,28 +126,53 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
         }, recorder)
         const settings = context.account.settings
-        const run = runAction(
-          context.connector,
-          actionId,
-          options.inputs ?? inputsFromRequest(action, parts),
-          {
-            credentials: context.credentials,
-            settings,
-            downloads: options.downloads,
-            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {})
-          }
-        ).pipe(
+        // only accounts holding an authorization-code OAuth2 token ever refresh; others read nothing more
+        const refreshable = refresher.refreshable(context)
+        // a run's hook may only fail with a run failure: an account found blocked meanwhile
+        // travels as a stand-in, and leaves the run as itself
+        const blockedDuringRun = new Map<ActionError, AccountBlocked | AccountNotFound>()
+        const refreshAccessToken = (rejectedAccessToken: string) =>
+          refresher.afterRejection(context, rejectedAccessToken, recorder).pipe(
+            Effect.map(using),
+            Effect.flatMap((credentials) =>
+              typeof credentials.accessToken === "string"
+                ? Effect.succeed(credentials.accessToken)
+                : Effect.fail(ActionInputError.fromIssues([{ input: "credentials.accessToken", message: "is missing after the refresh" }]))
+            ),
+            Effect.catchTags({
+              AccountBlocked: (blocked) => Effect.fail(standIn(blockedDuringRun, blocked)),
+              AccountNotFound: (gone) => Effect.fail(standIn(blockedDuringRun, gone))
+            })
+          )
+        const run = Effect.gen(function*() {
+          const credentials = refreshable ? using(yield* refresher.fresh(context, recorder)) : context.credentials
+          return yield* runAction(
+            context.connector,
+            actionId,
+            options.inputs ?? inputsFromRequest(action, parts),
+            {
+              credentials,
+              settings,
+              authMethod: context.account.auth_method ?? undefined,
+              downloads: options.downloads,
+              ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
+              ...(refreshable ? { refreshAccessToken } : {})
+            }
+          )
+        }).pipe(
           Effect.provideService(ProviderTransport, transport),
-          Effect.mapError((failure) => redactActionFailure(failure, secrets))
+          Effect.mapError((failure) =>
+            failure._tag === "AccountBlocked" || failure._tag === "AccountNotFound"
+              ? failure
+              : blockedDuringRun.get(Cause.originalError(failure)) ?? redactActionFailure(failure, secrets)
+          )
         )
 
         const runOnce = Effect.gen(function*() {
           const exit = yield* Effect.exit(run)
           const calls = yield* Ref.get(recorder.calls)
           // the log keeps the status and message the caller is answered with
-          const answer = exit._tag === "Failure" && exit.cause._tag === "Fail"
-            ? actionFailureToApiError(exit.cause.error)
-            : undefined
+          const answer = exit._tag === "Failure" && exit.cause._tag === "Fail" ? toApiError(exit.cause.error) : undefined
           const status = exit._tag === "Success" ? 200 : answer?.statusCode ?? 500
           yield* requestLog.record({
             projectId,
@@ -190,6 +237,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
   dependencies: [
     AccountContexts.Default,
     ProviderHttp.Default,
+    TokenRefresher.Default,
     LastRequestTracker.Default,
     RequestLog.Default,
     IdempotencyRepo.Default
