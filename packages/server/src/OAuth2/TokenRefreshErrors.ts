@@ -1,6 +1,5 @@
-import { StatusReason } from "@switchyard/api"
-import type { OAuth2Error } from "@switchyard/engine"
-import { ProviderTransportError } from "@switchyard/engine"
+import type { StatusReason } from "@switchyard/api"
+import { type OAuth2Error, ProviderTransportError } from "@switchyard/engine"
 import { AccountBlocked } from "../Accounts/AccountErrors.js"
 
 /** The status reason of an account whose OAuth2 grant the provider no longer honours. */
