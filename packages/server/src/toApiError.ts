@@ -66,9 +66,7 @@ export const toApiError = (error: DomainError): ApiError =>
       ConnectCredentialsRefused: (refused): ApiError => {
         // the provider's 4xx is the end user's to fix (400 with its reason); 5xx or unreachable stay 502
         const answer = actionFailureToApiError(refused.failure)
-        return answer._tag === "BadRequest"
-          ? new BadRequest({ ...answer, message: `${refused.connectorName} refused the credentials: ${answer.message}` })
-          : answer
+        return answer._tag === "BadRequest" ? new BadRequest({ ...answer, message: refused.message }) : answer
       },
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),

@@ -136,8 +136,10 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
         connector_key: "greenhouse",
         credentials: { apiKey: "not-the-key" }
       })
-      expectError(refused, 400, /^Recruiting refused the credentials: Provider rejected the request: 401/)
+      expectError(refused, 400, /^Recruiting refused the credentials: .+ \(HTTP 401\)$/)
       expect((refused.json as any).data.statusCode).toBe(401)
+      // the provider's own words, not our request's URL
+      expect((refused.json as any).message).not.toMatch(/http:\/\//)
       expect(refused.text).not.toContain("not-the-key")
       expect(yield* countAccounts(project.projectId)).toBe(0)
       expect(yield* sessionState(session.id)).toMatchObject({ status: "pending", failed_attempts: 1 })

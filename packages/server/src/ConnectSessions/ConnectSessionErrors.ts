@@ -1,5 +1,6 @@
 import type { ActionError } from "@switchyard/engine"
 import { Data } from "effect"
+import { providerReason } from "./providerReason.js"
 
 /*
  * How connect session rules fail. Each error states its own message; `toApiError` chooses the status.
@@ -47,7 +48,7 @@ export class ConnectCredentialsRefused extends Data.TaggedError("ConnectCredenti
   readonly failure: ActionError
 }> {
   override get message() {
-    return `${this.connectorName} refused the credentials: ${this.failure.message}`
+    return `${this.connectorName} refused the credentials: ${providerReason(this.failure)}`
   }
 }
 
