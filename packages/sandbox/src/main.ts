@@ -51,6 +51,8 @@ MCP  (Streamable HTTP)        ${sandbox.mcp.url}
 OAuth2 (Lever v1 look-alike)  ${sandbox.oauth.baseUrl}
      authorize: ${sandbox.oauth.authorizeUrl}   token: ${sandbox.oauth.tokenUrl}   (code flow, PKCE S256)
      client_id: ${sandbox.oauth.clientId}   client_secret: ${sandbox.oauth.clientSecret}
+     lever profile account_settings: {"base_url": "${sandbox.oauth.baseUrl}", "auth_base_url": "${sandbox.oauth.url}"}
+     perform_as (Lever user for writes): ${sandbox.oauth.performAs}
      redirect URIs: any http://127.0.0.1 or http://localhost URI
 
 Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset,
