@@ -1,6 +1,7 @@
 import { Cause, type Context, Exit, Option, Runtime } from "effect"
 import type * as oauth from "oauth4webapi"
 import type { ProviderRequest, ProviderResponse, ProviderTransport, ProviderTransportError } from "../ProviderTransport.js"
+import { isParsedBody, NULL_BODY_STATUSES, responseBodyText } from "../run/http/fetchResponseBody.js"
 
 /** The transport failed (`ProviderTransportError`): what `transportFetch` rejects with instead of a `TypeError`. */
 export class TransportFailure extends Error {
@@ -56,7 +57,6 @@ async (url, options) => {
   throw Cause.squash(exit.cause)
 }
 
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
 /** Describe the bytes as they were on the wire, not as we hand them on. */
 const DROPPED_RESPONSE_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "content-type"])
 
@@ -74,16 +74,8 @@ const toResponse = (answer: ProviderResponse): Response => {
     }
   }
   const body = answer.body
-  const parsed = body !== null && body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)
-  if (parsed) contentType = "application/json"
+  if (isParsedBody(body)) contentType = "application/json"
   if (contentType !== undefined) headers.set("content-type", contentType)
   if (NULL_BODY_STATUSES.has(answer.status)) return new Response(null, { status: answer.status, headers })
-  const text = body === null || body === undefined
-    ? ""
-    : typeof body === "string"
-    ? body
-    : body instanceof Uint8Array
-    ? new TextDecoder().decode(body)
-    : JSON.stringify(body)
-  return new Response(text, { status: answer.status, headers })
+  return new Response(responseBodyText(body), { status: answer.status, headers })
 }

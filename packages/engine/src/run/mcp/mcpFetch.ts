@@ -5,6 +5,7 @@ import type { StepPlan } from "../../actionPlan.js"
 import type { ProviderResponse } from "../../ProviderTransport.js"
 import type { ActionError } from "../../RunErrors.js"
 import type { BuiltRequest } from "../http/BuiltRequest.js"
+import { isParsedBody, NULL_BODY_STATUSES, responseBodyText } from "../http/fetchResponseBody.js"
 import { sendRequest } from "../http/sendRequest.js"
 import type { RunState } from "../RunState.js"
 import { header, isSuccess } from "../wireValues.js"
@@ -79,7 +80,6 @@ const send = (
     })
   })
 
-const NULL_BODY_STATUSES = new Set([204, 205, 304])
 
 /** The provider's answer to the request `id` (none: a message that expects no answer) for the SDK. */
 const toResponse = (answer: ProviderResponse, id: string | number | undefined): Response => {
@@ -88,19 +88,12 @@ const toResponse = (answer: ProviderResponse, id: string | number | undefined): 
   const body = answer.body
   const given = header(answer.headers, "content-type")
   // A body the transport parsed is JSON whatever it was labelled (the step read it so before).
-  const parsed = typeof body !== "string" && body !== null && body !== undefined && !(body instanceof Uint8Array)
-  const type = parsed && mediaType(given) !== "text/event-stream" ? "application/json" : given
+  const type = isParsedBody(body) && mediaType(given) !== "text/event-stream" ? "application/json" : given
   if (type !== undefined) headers.set("content-type", type)
   const session = header(answer.headers, "mcp-session-id")
   if (session !== undefined) headers.set("mcp-session-id", session)
   if (NULL_BODY_STATUSES.has(answer.status)) return new Response(null, { status: answer.status, headers })
-  let text = body === null || body === undefined
-    ? ""
-    : typeof body === "string"
-    ? body
-    : body instanceof Uint8Array
-    ? new TextDecoder().decode(body)
-    : JSON.stringify(body)
+  let text = responseBodyText(body)
   if (id !== undefined && isSuccess(answer.status) && mediaType(type) === "text/event-stream") text += streamEnd(id)
   return new Response(text, { status: answer.status, headers })
 }
