@@ -18,7 +18,6 @@ import {
 } from "../src/index.js"
 import { connector, dedent } from "./support/fakeTransport.js"
 import { fetchTransport } from "./support/fetchTransport.js"
-import { consent } from "./support/oauthConsent.js"
 
 /* The OAuth 2.0 client against the sandbox's provider (Lever look-alike), over real sockets. */
 
@@ -204,7 +203,7 @@ const overSockets = <A, E>(effect: Effect.Effect<A, E, ProviderTransport>) => {
 const authorize = (method: OAuth2Method, button: "Allow" | "Deny" = "Allow", state = `state-${Math.random().toString(36).slice(2)}`) =>
   Effect.gen(function*() {
     const started = yield* startAuthorization(method, { clientId: client.clientId, redirectUri: REDIRECT, state })
-    const callbackUrl = yield* Effect.promise(() => consent(sb, started.url, button))
+    const callbackUrl = yield* Effect.promise(() => sb.oauth.consent(started.url, button))
     return { started, callbackUrl, state }
   })
 

@@ -14,6 +14,7 @@ import type { Provider, Shared } from "./http/shared.js"
 import { generateLms, type LmsState } from "./lms/data.js"
 import { lmsNotFound, lmsRoutes } from "./lms/server.js"
 import { mcpHandler, mcpToken } from "./mcp/server.js"
+import { consentOverHttp } from "./oauth/consentOverHttp.js"
 import { generateLever, oauthAdminRoutes, oauthLogBody, oauthNotFound, oauthRoutes, OAuthState, type LeverState } from "./oauth/server.js"
 import { rngFor } from "./prng.js"
 import { route } from "./router.js"
@@ -125,6 +126,8 @@ export interface Sandbox {
     tokenRequests(): Record<string, number>
     clearTokenRequests(): void
     revoke(target: { readonly refreshToken?: string; readonly accessToken?: string; readonly clientId?: string }): number
+    /** Presses Allow or Deny on the consent page of `authorizationUrl` over HTTP; the redirect's URL (not followed). */
+    consent(authorizationUrl: string, button: "Allow" | "Deny"): Promise<URL>
   }
   /** The sandbox clock (write stamps, token expiry). `advance` moves it forward without a write; `reset` moves it back. */
   readonly clock: { readonly mode: ClockMode; now(): number; advance(ms: number): number }
@@ -316,7 +319,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       performAs: world.lever.users[0] as string,
       tokenRequests: () => oauth.tokenRequests(),
       clearTokenRequests: () => oauth.clearTokenRequests(),
-      revoke: (target) => oauth.revoke(target)
+      revoke: (target) => oauth.revoke(target),
+      consent: (authorizationUrl, button) => consentOverHttp(oauthServer.url, authorizationUrl, button)
     },
     clock: { mode: clock.mode, now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     close: async () => {

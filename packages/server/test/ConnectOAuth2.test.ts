@@ -5,7 +5,6 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
 import { secretDigest } from "../src/Crypto/secretDigest.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
-import { consent } from "./support/OAuthConsent.js"
 import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, type WireResponse } from "./support/Wire.js"
@@ -64,7 +63,7 @@ const authorizationUrlOf = (response: WireResponse) => {
 }
 
 const consented = (sandbox: Sandbox, url: string, button: "Allow" | "Deny" = "Allow") =>
-  Effect.promise(() => consent(sandbox, url, button))
+  Effect.promise(() => sandbox.oauth.consent(url, button))
 
 layer(server, { excludeTestServices: true })("OAuth2 linking through a connect session", (it) => {
   it.effect("offers Lever as OAuth2 through the profile, never showing its setup", () =>

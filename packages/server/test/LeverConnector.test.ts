@@ -58,18 +58,7 @@ const authorize = (sandbox: Sandbox) =>
     const state = randomBytes(8).toString("hex")
     const { codeVerifier, url } = yield* startAuthorization(method, { clientId: sandbox.oauth.clientId, redirectUri: REDIRECT, state })
     return yield* Effect.promise(async (): Promise<Tokens> => {
-      const page = await fetch(url)
-      if (page.status !== 200) throw new Error(`consent page answered ${page.status}`)
-      const html = await page.text()
-      const allow = [...html.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)].find((m) => (m[2] as string).includes(">Allow<"))!
-      const fields = Object.fromEntries([...(allow[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((f) => [f[1] as string, f[2] as string]))
-      const answer = await fetch(new URL(allow[1] as string, url), {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(fields).toString(),
-        redirect: "manual"
-      })
-      const back = new URL(answer.headers.get("location")!)
+      const back = await sandbox.oauth.consent(url, "Allow")
       if (back.searchParams.get("state") !== state) throw new Error(`state did not come back: ${back}`)
       const tokens = await fetch(method.tokenUrl, {
         method: "POST",

@@ -16,7 +16,7 @@ import {
   sandboxTokens,
   startTokenGate,
   type TokenGate
-} from "./TokenRefreshSupport.js"
+} from "./support/TokenRefreshSupport.js"
 
 /*
  * OAuth2 access-token refresh in one server process, against the sandbox's OAuth provider:

@@ -14,7 +14,7 @@ import {
   sandboxTokens,
   startTokenGate,
   type TokenGate
-} from "./TokenRefreshSupport.js"
+} from "./support/TokenRefreshSupport.js"
 
 /*
  * Two server processes on one PostgreSQL database refresh an account's OAuth2 token once:

@@ -73,9 +73,6 @@ export interface SandboxTokens {
   readonly expires_in: number
 }
 
-const unescape = (text: string): string =>
-  text.replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
-
 /** Tokens from the sandbox's provider the way an end user gives them: consent page, Allow, code exchanged. */
 export const sandboxTokens = async (sandbox: Sandbox): Promise<SandboxTokens> => {
   const verifier = randomBytes(32).toString("base64url")
@@ -91,23 +88,9 @@ export const sandboxTokens = async (sandbox: Sandbox): Promise<SandboxTokens> =>
       code_challenge_method: "S256"
     })
   ) authorize.searchParams.set(key, value)
-  const page = await fetch(authorize)
-  if (page.status !== 200) throw new Error(`consent page answered ${page.status}`)
-  const allow = [...(await page.text()).matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)]
-    .find((form) => (form[2] as string).includes(">Allow<"))
-  if (allow === undefined) throw new Error("no Allow form on the consent page")
-  const fields = Object.fromEntries(
-    [...(allow[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)]
-      .map((field) => [field[1] as string, unescape(field[2] as string)])
-  )
-  const back = await fetch(new URL(unescape(allow[1] as string), sandbox.oauth.url), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-    redirect: "manual"
-  })
-  const code = new URL(back.headers.get("location") ?? "").searchParams.get("code")
-  if (code === null) throw new Error(`consent answered ${back.status} without a code`)
+  const back = await sandbox.oauth.consent(authorize.toString(), "Allow")
+  const code = back.searchParams.get("code")
+  if (code === null) throw new Error(`consent came back without a code: ${back.search}`)
   const exchanged = await fetch(sandbox.oauth.tokenUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
