@@ -182,6 +182,33 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       expect(Date.parse(after.credentials.expiresAt as string)).toBeGreaterThan(Date.now() + 30 * 60_000)
     }))
 
+  it.effect("a token that lives less than twice the skew refreshes at half its life, not on every call", () =>
+    Effect.gen(function*() {
+      // issued now for 4 minutes, inside the 5-minute skew: refreshed only past half its life
+      const issuedAt = Date.now()
+      const young = yield* link({
+        credentials: (tokens) => ({
+          accessToken: tokens.access_token,
+          refreshToken: tokens.refresh_token,
+          issuedAt: new Date(issuedAt).toISOString(),
+          expiresAt: new Date(issuedAt + 4 * 60_000).toISOString()
+        })
+      })
+      expect((yield* young.call()).status).toBe(200)
+      expect(refreshGrants(young.sandbox)).toBe(0)
+      // issued 3 of its 4 minutes ago: past half its life, refreshed before the call
+      const old = yield* link({
+        credentials: (tokens) => ({
+          accessToken: tokens.access_token,
+          refreshToken: tokens.refresh_token,
+          issuedAt: new Date(issuedAt - 3 * 60_000).toISOString(),
+          expiresAt: new Date(issuedAt + 60_000).toISOString()
+        })
+      })
+      expect((yield* old.call()).status).toBe(200)
+      expect(refreshGrants(old.sandbox)).toBe(1)
+    }))
+
   it.scoped("three concurrent calls on an expired token share one refresh", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxProviders

@@ -47,7 +47,11 @@ export const oauthCredentials = (fields: Readonly<Record<string, string>>, token
   ...fields,
   accessToken: tokens.accessToken,
   ...(tokens.refreshToken === undefined ? {} : { refreshToken: tokens.refreshToken }),
-  ...(tokens.expiresIn === undefined ? {} : { expiresAt: new Date(now + tokens.expiresIn * 1000).toISOString() }),
+  ...(tokens.expiresIn === undefined ? {} : {
+    expiresAt: new Date(now + tokens.expiresIn * 1000).toISOString(),
+    // with the expiry, it tells how long the token lives: short-lived ones refresh at half-life, not every call
+    issuedAt: new Date(now).toISOString()
+  }),
   ...(tokens.tokenType === undefined ? {} : { tokenType: tokens.tokenType }),
   ...(tokens.scope === undefined ? {} : { scope: tokens.scope })
 })

@@ -71,13 +71,13 @@ const tokenValues = (body: unknown, into: Array<string>, depth = 0): Array<strin
 
 /** The stored credentials after a refresh: new tokens over the old (an omitted refresh token keeps the old one). */
 const refreshedCredentials = (previous: Credentials, tokens: TokenSet, now: number): Credentials => {
-  const { expiresAt: _replaced, ...rest } = previous
+  const { expiresAt: _replaced, issuedAt: _issued, ...rest } = previous
   return { ...rest, ...oauthCredentials({}, tokens, now) }
 }
 
-/** Milliseconds since the epoch of `expiresAt`, when the credentials carry a readable one. */
-const expiresAtOf = (credentials: Credentials): number | undefined => {
-  const value = credentials.expiresAt
+/** Milliseconds since the epoch of a stored time (`expiresAt`, `issuedAt`), when it is readable. */
+const timeOf = (credentials: Credentials, key: "expiresAt" | "issuedAt"): number | undefined => {
+  const value = credentials[key]
   const ms = typeof value === "string" ? Date.parse(value) : Number.NaN
   return Number.isNaN(ms) ? undefined : ms
 }
@@ -318,9 +318,13 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
       usesAuthorizationCode(context.connector, context.account.auth_method ?? undefined) &&
       text(context.credentials.refreshToken) !== undefined
 
+    /** Within the skew of its expiry; a token that lives less than twice the skew, within half its life. */
     const expiring = (now: number) => (credentials: Credentials) => {
-      const expiresAt = expiresAtOf(credentials)
-      return expiresAt !== undefined && expiresAt - now <= skewMs && text(credentials.refreshToken) !== undefined
+      const expiresAt = timeOf(credentials, "expiresAt")
+      if (expiresAt === undefined || text(credentials.refreshToken) === undefined) return false
+      const issuedAt = timeOf(credentials, "issuedAt")
+      const margin = issuedAt === undefined || issuedAt >= expiresAt ? skewMs : Math.min(skewMs, (expiresAt - issuedAt) / 2)
+      return expiresAt - now <= margin
     }
 
     /**
