@@ -5,7 +5,7 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer } from "effect"
 import { secretDigest } from "../src/Crypto/secretDigest.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxLeverProfile } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, type WireResponse } from "./support/Wire.js"
 
@@ -43,12 +43,7 @@ const setup = Effect.gen(function*() {
   const project = yield* freshProject
   const profile = yield* project.client.connector_profiles.create_connector_profile({
     urlParams: {},
-    payload: {
-      connector_key: "lever",
-      label: "Lever",
-      setup: { clientId: sandbox.oauth.clientId, clientSecret: sandbox.oauth.clientSecret },
-      account_settings: { base_url: sandbox.oauth.baseUrl, auth_base_url: sandbox.oauth.url }
-    }
+    payload: sandboxLeverProfile(sandbox)
   })
   sandbox.oauth.clearTokenRequests()
   const mint = (extra: Record<string, unknown> = {}) =>

@@ -15,7 +15,7 @@ import {
   waitForMessage
 } from "./support/browser.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { SandboxLive, SandboxProviders, sandboxLeverProfile } from "./support/SandboxLayer.js"
 
 /*
  * OAuth2 through the hosted connect page in Chromium, against the sandbox's provider (a
@@ -33,12 +33,7 @@ const setup = Effect.gen(function*() {
   const project = yield* freshProject
   yield* project.client.connector_profiles.create_connector_profile({
     urlParams: {},
-    payload: {
-      connector_key: "lever",
-      label: "Lever",
-      setup: { clientId: sandbox.oauth.clientId, clientSecret: sandbox.oauth.clientSecret },
-      account_settings: { base_url: sandbox.oauth.baseUrl, auth_base_url: sandbox.oauth.url }
-    }
+    payload: sandboxLeverProfile(sandbox)
   })
   const mint = (extra: Partial<CreateConnectSession> = {}) =>
     project.client.connect_sessions.create_connect_session({ payload: { ...owner, ...extra } })

@@ -28,6 +28,14 @@ export const sandboxGreenhouseAccount = (sandbox: Sandbox, overrides: Partial<Cr
     ...overrides
   })
 
+/** A Lever connector profile holding the sandbox's OAuth app, its accounts pointed at the sandbox. */
+export const sandboxLeverProfile = (sandbox: Sandbox) => ({
+  connector_key: "lever",
+  label: "Lever",
+  setup: { clientId: sandbox.oauth.clientId, clientSecret: sandbox.oauth.clientSecret },
+  account_settings: { base_url: sandbox.oauth.baseUrl, auth_base_url: sandbox.oauth.url }
+})
+
 export const sandboxBambooAccount = (sandbox: Sandbox, overrides: Partial<CreateAccount> = {}) =>
   accountBody({
     connector_key: "bamboohr",
