@@ -1,7 +1,7 @@
 import type { AuthenticatedConnectSession, ConnectSessionConnector } from "@switchyard/api"
 import type { AuthenticationMethod, ParsedConnector } from "@switchyard/engine"
-import { Effect, Option } from "effect"
-import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
+import { Effect } from "effect"
+import { AccountConnections } from "../Accounts/AccountConnections.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { namedMethods } from "./connectAuthMethods.js"
@@ -27,7 +27,7 @@ export interface Pick {
 /** Resolves the page's pick: only a connector (and method) the session offers. */
 export class ConnectChoices extends Effect.Service<ConnectChoices>()("Switchyard/ConnectChoices", {
   effect: Effect.gen(function*() {
-    const profiles = yield* ConnectorProfiles
+    const connections = yield* AccountConnections
     const registry = yield* ConnectorRegistry
 
     const resolve = (session: AuthenticatedConnectSession, pick: Pick) =>
@@ -49,20 +49,11 @@ export class ConnectChoices extends Effect.Service<ConnectChoices>()("Switchyard
             })`
           )
         }
-        const profile = offered.connector_profile_id === null
-          ? undefined
-          : yield* profiles.find(session.project_id, offered.connector_profile_id).pipe(Effect.orDie)
-        const version = profile === undefined
-          ? yield* registry.resolve(session.project_id, { key: offered.key, version: undefined, owner: undefined }).pipe(
-            Effect.orElseFail(() => invalid(`connector ${offered.key} is no longer available`))
-          )
-          : yield* Effect.flatMap(
-            profiles.resolveProfile(session.project_id, profile),
-            Option.match({
-              onNone: () => Effect.fail(invalid(`connector profile ${profile.id} resolves to no version of ${profile.connector_key}`)),
-              onSome: Effect.succeed
-            })
-          )
+        // the same resolution as linking through the API: the profile's version, else the newest
+        const { profile, version } = yield* connections.resolveForLink(session.project_id, {
+          connector_key: offered.key,
+          connector_profile_id: offered.connector_profile_id ?? undefined
+        }).pipe(Effect.mapError((refused) => invalid(refused.message)))
         const connector = yield* registry.load(version)
         const method = namedMethods(connector).find(([name]) => name === methodName)?.[1]
         if (method === undefined) return yield* invalid(`connector ${offered.key} has no authentication method ${methodName}`)
@@ -71,5 +62,5 @@ export class ConnectChoices extends Effect.Service<ConnectChoices>()("Switchyard
 
     return { resolve } as const
   }),
-  dependencies: [ConnectorProfiles.Default, ConnectorRegistry.Default]
+  dependencies: [AccountConnections.Default, ConnectorRegistry.Default]
 }) {}
