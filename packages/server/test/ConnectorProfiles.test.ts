@@ -85,6 +85,51 @@ layer(TestServer(), { excludeTestServices: true })("connector profiles", (it) =>
       expect(yield* client.connector_profiles.list_connector_profiles({ urlParams: {} })).toEqual([])
     }))
 
+  it.effect("setup values are write-only and checked; account_settings URLs are checked; refusals store nothing", () =>
+    Effect.gen(function*() {
+      const { client, key } = yield* freshProject
+      const refuse = (payload: Record<string, unknown>) =>
+        client.connector_profiles.create_connector_profile({
+          urlParams: {},
+          payload: { connector_key: "lever", label: "Lever", ...payload } as any
+        }).pipe(Effect.flip)
+      const unknownField = yield* refuse({ setup: { clientId: "id", tenant: "t" } })
+      expect(unknownField._tag).toBe("UnprocessableEntity")
+      expect(unknownField.message).toBe("setup: unknown field(s) tenant; connector lever declares clientId, clientSecret")
+      const noSetup = yield* client.connector_profiles.create_connector_profile({
+        urlParams: {},
+        payload: { connector_key: "greenhouse", label: "x", setup: { clientId: "id" } }
+      }).pipe(Effect.flip)
+      expect(noSetup.message).toBe("setup: connector greenhouse has no setup fields (got clientId)")
+      const badUrl = yield* refuse({ account_settings: { base_url: "file:///etc/passwd" } })
+      expect(badUrl.message).toBe("account_settings.base_url must be an absolute http or https URL")
+      expect(yield* client.connector_profiles.list_connector_profiles({ urlParams: {} })).toEqual([])
+
+      const profile = yield* client.connector_profiles.create_connector_profile({
+        urlParams: {},
+        payload: {
+          connector_key: "lever",
+          label: "Lever",
+          setup: { clientId: "client-1", clientSecret: "s3cret-value" },
+          account_settings: { base_url: "https://api.sandbox.lever.co/v1" }
+        }
+      })
+      expect(profile).toMatchObject({
+        setup_fields_set: ["clientId", "clientSecret"],
+        account_settings: { base_url: "https://api.sandbox.lever.co/v1" }
+      })
+      const read = yield* send(HttpClientRequest.get(`/v2/connector_profiles/${profile.id}`).pipe(withKey(key)))
+      expect(read.status).toBe(200)
+      expect(read.text).not.toContain("s3cret-value")
+      // an empty value removes a field, others are kept
+      const updated = yield* client.connector_profiles.update_connector_profile({
+        path: { id: profile.id },
+        urlParams: {},
+        payload: { setup: { clientSecret: "" } }
+      })
+      expect(updated.setup_fields_set).toEqual(["clientId"])
+    }))
+
   it.effect("lists with filters, pages and expansions", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject
