@@ -17,6 +17,7 @@ export interface BuiltinConnectorSource {
   readonly changelog: ChangelogEntry
 }
 
+/** The package's `connectors/` directory: one level above this module, in `src/` as in the build's `dist/`. */
 export const CONNECTORS_DIR = Path.resolve(import.meta.dirname, "..", "connectors")
 
 const isChangelogEntry = (value: unknown): value is ChangelogEntry => {

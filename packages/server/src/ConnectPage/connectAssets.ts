@@ -16,8 +16,9 @@ const files: Record<string, string> = {
 
 /**
  * The page's script and style, plain files beside this module (`./assets/`), read once when
- * the server starts: the same path resolves when the server runs from source with tsx and
- * under vitest. A missing file stops the start instead of serving a page that cannot work.
+ * the server starts: the same path resolves when the server runs from source (tsx, vitest)
+ * and compiled (`dist/ConnectPage/`, where scripts/build.mjs copies them). A missing file
+ * stops the start instead of serving a page that cannot work.
  */
 export const loadConnectAssets = Effect.forEach(Object.entries(files), ([name, contentType]) =>
   Effect.tryPromise({

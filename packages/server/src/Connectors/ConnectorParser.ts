@@ -5,9 +5,8 @@ import {
   parseConnectorValue
 } from "@switchyard/engine"
 import { Effect, Either } from "effect"
-import { createRequire } from "node:module"
-import { pathToFileURL } from "node:url"
-import { Worker } from "node:worker_threads"
+import type { Worker } from "node:worker_threads"
+import { startModuleWorker } from "../workerThread.js"
 
 /*
  * Uploaded connector YAML is read on a worker thread: reading a document near the size
@@ -34,29 +33,9 @@ export type ParseReply =
 /** Heap ceiling of the worker: the limits keep real work far below it. */
 const WORKER_HEAP_MB = 512
 
-const require = createRequire(import.meta.url)
-
-/**
- * The worker runs the TypeScript sources like the server does (tsx), whether or not the
- * process itself was started through tsx (tests are not), so it is started bare and
- * registers tsx's loader before importing its entry. `tsx/esm/api` is resolved by path:
- * `require.resolve` picks its CommonJS build, which cannot register from a worker.
- */
-const bootstrap = `
-const { workerData } = require("node:worker_threads")
-import(workerData.loader).then(({ register }) => { register(); return import(workerData.entry) })
-`
-
-const tsxEsmApi = require.resolve("tsx/package.json").replace(/package\.json$/, "dist/esm/api/index.mjs")
-
+/** The worker's module: compiled beside this one, or its source through tsx (see workerThread.ts). */
 const startWorker = () =>
-  new Worker(bootstrap, {
-    eval: true,
-    execArgv: [],
-    workerData: {
-      loader: pathToFileURL(tsxEsmApi).href,
-      entry: pathToFileURL(require.resolve("./ConnectorParseWorker.ts")).href
-    },
+  startModuleWorker(new URL("./ConnectorParseWorker.js", import.meta.url), {
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }
   })
 
