@@ -43,6 +43,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       Config.map(Option.filter((key) => Redacted.value(key).length > 0))
     )
     const logLevel = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+    /** One line per entry: `logfmt` (key=value) or `json` for log collectors; `pretty` for a terminal. */
+    const logFormat = yield* Config.literal("logfmt", "json", "pretty")("LOG_FORMAT").pipe(Config.withDefault("logfmt"))
     const lastRequestFlushSeconds = yield* boundedInteger("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS", 1, 3600, 5)
     const requestLogRetentionDays = yield* boundedInteger("SWITCHYARD_REQUEST_LOG_RETENTION_DAYS", 1, 3650, 30)
     const providerRequestTimeoutMs = yield* boundedInteger("SWITCHYARD_PROVIDER_TIMEOUT_MS", 10, 600_000, 30_000)
@@ -73,6 +75,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       }),
       bootstrapApiKey,
       logLevel,
+      logFormat,
       lastRequestFlushSeconds,
       outboundAllowlist,
       requestLogRetentionDays,
