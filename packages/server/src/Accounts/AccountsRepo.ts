@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Account, AccountStatus, StatusReason } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { listPage } from "../Database/ListPage.js"
 import type { PageWindow } from "../Pagination.js"
 
@@ -66,6 +67,7 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/AccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const columns = sql`
       id, project_id, name, owner_id, owner_name, owner_username, connector_key, connector_version,
@@ -255,7 +257,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
     return {
       findOwnerAccount: (projectId: string, ownerId: string, connectorKey: string) =>
         findOwnerAccountRow({ projectId, ownerId, connectorKey }).pipe(Effect.orDie),
-      relink: (changes: typeof RelinkChanges.Type) => relinkRow(changes).pipe(Effect.orDie),
+      relink: (changes: typeof RelinkChanges.Type) => relinkRow(changes).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       insert: (row: NewAccountRow) => insert(row).pipe(Effect.orDie),
       list,
       find: (projectId: string, id: string) => findRow({ projectId, id }).pipe(Effect.orDie),
@@ -266,10 +268,11 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         projectId: string,
         id: string,
         changes: { readonly status?: AccountStatus; readonly status_reasons?: ReadonlyArray<StoredStatusReason> }
-      ) => updateStatusRow({ ...changes, projectId, id }).pipe(Effect.orDie),
-      remove,
+      ) => updateStatusRow({ ...changes, projectId, id }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
+      remove: (projectId: string, id: string) => Effect.zipLeft(remove(projectId, id), epochs.changedHere),
       filterValues,
       recordLastRequests
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

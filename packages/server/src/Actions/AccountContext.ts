@@ -8,6 +8,7 @@ import {
   AccountNotFound
 } from "../Accounts/AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "../Accounts/AccountsRepo.js"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
@@ -41,10 +42,15 @@ export const accountBlocked = (
     : new AccountGrantRevoked({ accountId, reason: revoked.description })
 }
 
+/** Account contexts kept per process; each is small (the parsed connector is shared). */
+const CONTEXT_CACHE_CAPACITY = 10_000
+
 /**
  * Resolves `x-account-id` for account-scoped calls (RPC, unified, MCP): refuses an account
  * the project does not have, a suspended, expired or disabled one, one whose profile
- * (integration) is disabled, and one whose connector version is gone.
+ * (integration) is disabled, and one whose connector version is gone. A resolved context is
+ * kept in memory until its account, profile, connector versions, project or key change in
+ * any process (see `CacheEpochs`); refusals are never kept.
  */
 export class AccountContexts extends Effect.Service<AccountContexts>()("Switchyard/AccountContexts", {
   effect: Effect.gen(function*() {
@@ -52,8 +58,9 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
     const profiles = yield* ConnectorProfiles
     const registry = yield* ConnectorRegistry
     const cipher = yield* CredentialCipher
+    const resolved = (yield* CacheEpochs).make<string, AccountContext>(CONTEXT_CACHE_CAPACITY)
 
-    const resolve = (projectId: string, accountId: string): Effect.Effect<AccountContext, AccountContextError> =>
+    const read = (projectId: string, accountId: string): Effect.Effect<AccountContext, AccountContextError> =>
       Effect.gen(function*() {
         const found = yield* accounts.findWithCredentials(projectId, accountId)
         if (Option.isNone(found)) return yield* new AccountNotFound({ accountId })
@@ -102,7 +109,16 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
         attributes: { "switchyard.project.id": projectId, "switchyard.account.id": accountId }
       }))
 
+    const resolve = (projectId: string, accountId: string): Effect.Effect<AccountContext, AccountContextError> =>
+      resolved.get(`${projectId}/${accountId}`, read(projectId, accountId))
+
     return { resolve } as const
   }),
-  dependencies: [AccountsRepo.Default, ConnectorProfiles.Default, ConnectorRegistry.Default, CredentialCipher.Default]
+  dependencies: [
+    AccountsRepo.Default,
+    ConnectorProfiles.Default,
+    ConnectorRegistry.Default,
+    CredentialCipher.Default,
+    CacheEpochs.Default
+  ]
 }) {}

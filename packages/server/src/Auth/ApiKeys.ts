@@ -1,8 +1,9 @@
 import type { ApiKeyScope, Caller } from "@switchyard/api"
-import { Cache, Data, Duration, Effect, Exit, Option, Redacted } from "effect"
+import { Data, Effect, Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { secretDigest } from "../Crypto/secretDigest.js"
-import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import { type ApiKeyRecord, ApiKeysRepo } from "./ApiKeysRepo.js"
 
 export const API_KEY_PREFIX = "swy_"
 const MIN_REGISTERED_KEY_LENGTH = 24
@@ -17,21 +18,15 @@ const generateKey = () => API_KEY_PREFIX + Crypto.randomBytes(32).toString("base
 /** What an operator sees of a key after it was created: never the key itself. */
 const displayPrefix = (key: string) => key.slice(0, API_KEY_PREFIX.length + 6)
 
-/**
- * How long a successful key lookup is reused. Keys revoked in this process stop working at
- * once; a revocation from another process (the CLI, another server) within this bound.
- */
-export const AUTHENTICATION_CACHE_TTL = Duration.seconds(10)
-
 export class ApiKeys extends Effect.Service<ApiKeys>()("Switchyard/ApiKeys", {
   effect: Effect.gen(function*() {
     const repo = yield* ApiKeysRepo
-    // Only known keys are cached: a new key works at once and unknown keys cannot fill the cache.
-    const lookups = yield* Cache.makeWith({
-      capacity: 10_000,
-      lookup: repo.findActiveByHash,
-      timeToLive: (exit) => Exit.isSuccess(exit) && Option.isSome(exit.value) ? AUTHENTICATION_CACHE_TTL : Duration.zero
-    })
+    // A key revoked here stops working at once; revoked by another process (the CLI, another
+    // server), within the epoch poll's bound. Only known keys are cached: a new key works at
+    // once and unknown keys cannot fill the cache.
+    const known = (yield* CacheEpochs).make<string, ApiKeyRecord>(10_000)
+    const lookup = (keyHash: string) =>
+      known.get(keyHash, Effect.flatten(repo.findActiveByHash(keyHash))).pipe(Effect.option)
 
     const store = (projectId: string, name: string, scope: ApiKeyScope, key: string) =>
       Effect.gen(function*() {
@@ -72,7 +67,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("Switchyard/ApiKeys", {
     const authenticate = (key: string): Effect.Effect<Option.Option<Caller>> =>
       key.length === 0
         ? Effect.succeed(Option.none())
-        : lookups.get(hashApiKey(key)).pipe(
+        : lookup(hashApiKey(key)).pipe(
           Effect.map(Option.map((record) => ({
             organizationId: record.organization_id,
             projectId: record.project_id,
@@ -81,9 +76,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("Switchyard/ApiKeys", {
           })))
         )
 
-    const revoke = (id: string) => Effect.tap(repo.revoke(id), () => lookups.invalidateAll)
 
-    return { create, register, isRegistered, authenticate, list: repo.list, revoke } as const
+    return { create, register, isRegistered, authenticate, list: repo.list, revoke: repo.revoke } as const
   }),
-  dependencies: [ApiKeysRepo.Default]
+  dependencies: [ApiKeysRepo.Default, CacheEpochs.Default]
 }) {}

@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { ApiKeyScope } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 
 /** A key as read back: never its hash. */
 export const ApiKeyRecord = Schema.Struct({
@@ -27,6 +28,7 @@ export interface NewApiKey {
 export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("Switchyard/ApiKeysRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const columns = sql`
       k.id, k.project_id, p.organization_id, k.name, k.scope, k.key_prefix, k.created_at, k.revoked_at`
@@ -78,7 +80,8 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("Switchyard/ApiKe
       existsWithHash: (keyHash: string) =>
         existsWithHash(keyHash).pipe(Effect.map((row) => row.found), Effect.orDie),
       list: (projectId: Option.Option<string>) => list(projectId).pipe(Effect.orDie),
-      revoke: (id: string) => revoke(id).pipe(Effect.orDie)
+      revoke: (id: string) => revoke(id).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere))
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

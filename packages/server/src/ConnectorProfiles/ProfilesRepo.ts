@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { ConnectorProfile } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { listPage } from "../Database/ListPage.js"
 import type { PageWindow } from "../Pagination.js"
 
@@ -40,6 +41,7 @@ const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/ProfilesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const columns = sql`
       id::text AS id, project_id::text AS project_id, connector_key, version_spec, label, active,
@@ -161,13 +163,14 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/Pro
       findSetup: (projectId: string, id: string) =>
         isUuid(id) ? setupRow({ projectId, id }).pipe(Effect.orDie) : Effect.succeed(Option.none<SealedSetup>()),
       update: (projectId: string, id: string, changes: ProfileChanges) =>
-        updateRow({ projectId, id, changes }).pipe(Effect.orDie),
-      remove,
+        updateRow({ projectId, id, changes }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
+      remove: (projectId: string, id: string) => Effect.zipLeft(remove(projectId, id), epochs.changedHere),
       accountCounts: (projectId: string) =>
         accountCountRows(projectId).pipe(
           Effect.map((rows) => new Map(rows.map((row) => [row.id, row.n]))),
           Effect.orDie
         )
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

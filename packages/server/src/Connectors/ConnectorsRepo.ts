@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { ChangelogEntry, McpAuth } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 
 /** A stored connector version (without its definition, which only resolution needs). */
 export const ConnectorVersionRow = Schema.Struct({
@@ -30,6 +31,7 @@ export type NewConnectorVersion = typeof NewConnectorVersion.Type
 export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard/ConnectorsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const columns = sql`
       id, key, version, owner_project_id::text AS owner_project_id, title, description, categories,
@@ -119,9 +121,9 @@ export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard
       builtinVersions: builtinVersions(undefined).pipe(Effect.orDie),
       definition: (id: string) =>
         definition(id).pipe(Effect.map(Option.map((row) => row.definition)), Effect.orDie),
-      insert: (row: NewConnectorVersion) => insert(row).pipe(Effect.orDie),
-      replace,
-      remove,
+      insert: (row: NewConnectorVersion) => insert(row).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
+      replace: (id: string, row: Parameters<typeof replace>[1]) => Effect.zipLeft(replace(id, row), epochs.changedHere),
+      remove: (id: string) => Effect.zipLeft(remove(id), epochs.changedHere),
       lockKey,
       usage: (projectId: string) =>
         usage(projectId).pipe(
@@ -132,5 +134,6 @@ export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard
         accountsPinnedTo({ projectId, key, version }).pipe(Effect.map((row) => row.n), Effect.orDie),
       withTransaction: sql.withTransaction
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

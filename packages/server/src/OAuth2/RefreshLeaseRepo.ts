@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { StatusReason } from "@switchyard/api"
 import { Effect, Schema } from "effect"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 
 /** An account's stored credentials as a refresh sees them: sealed, with their version and lease. */
 export const StoredCredentials = Schema.Struct({
@@ -26,6 +27,7 @@ export type AccountKey = typeof AccountKey.Type
 export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switchyard/RefreshLeaseRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const findStored = SqlSchema.findOne({
       Request: AccountKey,
@@ -89,9 +91,10 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
     return {
       find: (account: AccountKey) => findStored(account).pipe(Effect.orDie),
       take,
-      writeRefreshed,
-      expire,
+      writeRefreshed: (...args: Parameters<typeof writeRefreshed>) => Effect.zipLeft(writeRefreshed(...args), epochs.changedHere),
+      expire: (...args: Parameters<typeof expire>) => Effect.zipLeft(expire(...args), epochs.changedHere),
       release
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

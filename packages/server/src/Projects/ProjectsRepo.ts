@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Crypto from "node:crypto"
+import { CacheEpochs } from "../Cache/CacheEpochs.js"
 
 export const Organization = Schema.Struct({
   id: Schema.String,
@@ -25,6 +26,7 @@ export type Project = typeof Project.Type
 export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/ProjectsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const epochs = yield* CacheEpochs
 
     const organizationColumns = sql`id, name, created_at`
     const projectColumns = sql`id, organization_id, name, immutable_versioning, connect_frame_origins, created_at`
@@ -90,10 +92,10 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
       setImmutableVersioning: (id: string, immutable: boolean) =>
-        setImmutableVersioning({ id, immutable }).pipe(Effect.orDie),
+        setImmutableVersioning({ id, immutable }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       /** Replaces the origins allowed to frame the connect page (already normalized origins). */
       setConnectFrameOrigins: (id: string, origins: ReadonlyArray<string>) =>
-        setConnectFrameOrigins({ id, origins }).pipe(Effect.orDie),
+        setConnectFrameOrigins({ id, origins }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       createOrganization: (name: string) => createOrganization(name).pipe(Effect.orDie),
       createProject: (organizationId: string, name: string) =>
         createProject({ organizationId, name }).pipe(Effect.orDie),
@@ -103,5 +105,6 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
       findOrganization: (id: string) => findOrganization(id).pipe(Effect.orDie),
       withTransaction: sql.withTransaction
     } as const
-  })
+  }),
+  dependencies: [CacheEpochs.Default]
 }) {}

@@ -7,6 +7,7 @@ import actions from "./0004_actions.js"
 import serverInstances from "./0005_server_instances.js"
 import connectSessions from "./0006_connect_sessions.js"
 import linking from "./0007_linking.js"
+import cacheEpochs from "./0008_cache_epochs.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -16,5 +17,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_actions": actions,
   "0005_server_instances": serverInstances,
   "0006_connect_sessions": connectSessions,
-  "0007_linking": linking
+  "0007_linking": linking,
+  "0008_cache_epochs": cacheEpochs
 }
