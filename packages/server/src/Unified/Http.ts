@@ -4,6 +4,7 @@ import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { toApiError } from "../toApiError.js"
+import { type JsonAnswer, jsonAnswer } from "../Wire/jsonAnswer.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
 import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
 import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
@@ -65,7 +66,13 @@ const idsOf = (data: unknown) => {
   }
 }
 
-const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, request: UnifiedRequest) =>
+const answer = (
+  runner: UnifiedRunner,
+  kind: UnifiedKind,
+  operationId: string,
+  json: JsonAnswer,
+  request: UnifiedRequest
+) =>
   Effect.gen(function*() {
     const caller = yield* CurrentCaller
     const call = toCall(operationId, request)
@@ -97,8 +104,8 @@ const answer = (runner: UnifiedRunner, kind: UnifiedKind, operationId: string, r
       if (document === undefined) return yield* Effect.die(new Error(`${operationId} returned no document bytes`))
       return documentResponse(document, request.urlParams ?? {}, yield* HttpServerRequest.HttpServerRequest)
     }
-    if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(work)
-    return yield* work
+    if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(work, json)
+    return json.respond(yield* work)
   })
 
 /** The operation an endpoint declares; an endpoint without one is a fault of the api package. */
@@ -127,8 +134,10 @@ const handleUnifiedGroup = <E, Provides, R, Endpoints extends HttpApiEndpoint.Ht
     let built = handlers as unknown as UntypedHandlers
     for (const endpoint of Object.values(handlers.group.endpoints)) {
       const { actionId, kind } = yield* operationOf(endpoint)
+      // the endpoint's answer is checked and encoded by an encoder compiled here, once
+      const json = jsonAnswer(endpoint)
       built = built.handle(endpoint.name, (request) =>
-        Effect.tap(answer(runner, kind, actionId, request), () => markAnswered))
+        Effect.tap(answer(runner, kind, actionId, json, request), () => markAnswered))
     }
     return built as unknown as HttpApiBuilder.Handlers<E, Provides, R>
   })

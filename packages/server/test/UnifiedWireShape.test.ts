@@ -1,0 +1,354 @@
+import { type HttpApiEndpoint, HttpClientRequest, HttpServerResponse } from "@effect/platform"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Api, unifiedOperationOf } from "@switchyard/api"
+import { builtinConnectorSources } from "@switchyard/connectors"
+import type { Sandbox } from "@switchyard/sandbox"
+import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
+import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
+import { jsonAnswer } from "../src/Wire/jsonAnswer.js"
+import { accountBody, freshProject } from "./support/Fixtures.js"
+import {
+  applicationWithNote,
+  direct,
+  type Json,
+  SandboxLive,
+  SandboxProviders,
+  sandboxBambooAccount,
+  sandboxGreenhouseAccount
+} from "./support/SandboxLayer.js"
+import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
+import { mutate, schemaEncodedJson, seeded } from "./support/WireShape.js"
+
+/*
+ * Unified answers are checked and encoded by an encoder compiled once per endpoint from its
+ * success schema (src/Wire), not by `Schema.encode` on every request (issue 13). The wire
+ * shape is still the schema's: the compiled encoding of the shipped connectors' records is
+ * the JSON `Schema.encode` gives, and a connector that maps a field to the wrong type still
+ * answers 500 naming the field, never a malformed 200.
+ */
+
+const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(11))
+
+const unifiedReads = Object.values(Api.groups).flatMap((group) =>
+  Object.values(group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).flatMap((endpoint) => {
+    const operation = unifiedOperationOf(endpoint)
+    return Option.isSome(operation) && (operation.value.kind === "list" || operation.value.kind === "get")
+      ? [{ endpoint, kind: operation.value.kind, actionId: operation.value.actionId }]
+      : []
+  })
+)
+
+const endpointNamed = (name: string) => unifiedReads.find((read) => read.endpoint.name === name)!.endpoint
+
+/** The newest shipped Greenhouse connector, renamed, with `edit` applied to its YAML. */
+const greenhouseVariant = (key: string, edit: (yaml: string) => string) => {
+  const sources = builtinConnectorSources().filter((source) => source.file.includes("/greenhouse/"))
+  const newest = sources.map((source) => source.file).sort((a, b) => a.localeCompare(b, "en", { numeric: true })).at(-1)!
+  const yaml = sources.find((source) => source.file === newest)!.yaml.replace("key: greenhouse\n", `key: ${key}\n`)
+  const edited = edit(yaml)
+  if (edited === yaml) throw new Error("the edit changed nothing: the shipped connector changed")
+  return edited
+}
+
+/** `job_posting_id` left as the provider's number (the shipped mapping makes it a string). */
+const WRONG_TYPE_EDIT = [
+  "              - targetFieldKey: job_posting_id\n                expression: $.job_post_id\n                type: string\n",
+  "              - targetFieldKey: job_posting_id\n                expression: $.job_post_id\n"
+] as const
+
+/** A record field the unified schema does not declare. */
+const EXCESS_KEY_EDIT = [
+  "              - targetFieldKey: id\n                expression: $.id\n                type: string\n",
+  "              - targetFieldKey: id\n                expression: $.id\n                type: string\n              - targetFieldKey: internal_score\n                expression: $.id\n"
+] as const
+
+const sandboxTalentLmsAccount = (sandbox: Sandbox) =>
+  accountBody({
+    connector_key: "talentlms",
+    credentials: { apiKey: sandbox.lms.apiKey },
+    settings: { base_url: sandbox.lms.baseUrl }
+  })
+
+/** A project with an account of `connectorKey` on the sandbox (a custom connector's YAML registered first). */
+const projectWith = (connectorKey: string, yaml?: string) =>
+  Effect.gen(function*() {
+    const sandbox = yield* SandboxProviders
+    const project = yield* freshProject
+    if (yaml !== undefined) {
+      const registered = yield* send(HttpClientRequest.post("/v2/connectors").pipe(withKey(project.key), json({ yaml })))
+      expect(registered.status, registered.text).toBe(201)
+    }
+    const body = connectorKey === "bamboohr"
+      ? sandboxBambooAccount(sandbox)
+      : connectorKey === "talentlms"
+      ? sandboxTalentLmsAccount(sandbox)
+      : sandboxGreenhouseAccount(sandbox, { connector_key: connectorKey })
+    const account = yield* project.client.accounts.create_account({ payload: body })
+    const withAccount = (request: HttpClientRequest.HttpClientRequest) =>
+      request.pipe(withKey(project.key), HttpClientRequest.setHeader("x-account-id", account.id))
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      send(HttpClientRequest.get(path).pipe(withAccount, HttpClientRequest.setHeaders(headers)))
+    const rpc = (action: string, parts: Record<string, unknown> = {}) =>
+      send(HttpClientRequest.post("/actions/rpc").pipe(withAccount, json({ action, ...parts })))
+    return { get, rpc }
+  })
+
+/** Path parameters of each unified read that address seeded sandbox records (with sub-records where it has any). */
+const sandboxPaths = (sandbox: Sandbox) =>
+  Effect.gen(function*() {
+    const read = (provider: "ats" | "hris" | "lms", path: string) => direct(sandbox, provider, path) as Effect.Effect<any>
+    const applications: Array<Json> = yield* read("ats", "/applications?per_page=100")
+    const firstOf = (records: Array<Json>) => ({ id: String(records[0]!.application_id), subResourceId: String(records[0]!.id) })
+    const offer = firstOf(yield* read("ats", "/offers?per_page=100"))
+    const scorecard = firstOf(yield* read("ats", "/scorecards?per_page=100"))
+    const interview = firstOf(yield* read("ats", "/scheduled_interviews?per_page=100"))
+    const withDocuments = applications.find((application) => application.attachments.length > 0)!
+    const document = { id: String(withDocuments.id), subResourceId: String(withDocuments.attachments[0].filename) }
+    let changed = String(applications[0]!.id)
+    for (const application of applications.slice(0, 20)) {
+      if (((yield* read("ats", `/applications/${application.id}/changes`)) as Array<Json>).length > 0) {
+        changed = String(application.id)
+        break
+      }
+    }
+    const { applicationId, note } = yield* applicationWithNote(sandbox)
+    const candidates: Array<Json> = yield* read("ats", "/candidates?per_page=5")
+    const files: { categories: Array<Json> } = yield* read("hris", "/employees/0/files/view")
+    const users: Array<Json> = yield* read("lms", "/users")
+    let learner = String(users[0]!.id)
+    for (const user of users.slice(0, 20)) {
+      if (((yield* read("lms", `/users/id:${user.id}`)) as Json).courses.length > 0) {
+        learner = String(user.id)
+        break
+      }
+    }
+    const application = { id: String(applications[0]!.id) }
+    return {
+      ats_list_applications: {},
+      ats_get_application: application,
+      ats_list_applications_offers: { id: offer.id },
+      ats_get_application_offer: offer,
+      ats_list_application_scorecards: { id: scorecard.id },
+      ats_get_application_scorecard: scorecard,
+      ats_list_application_changes: { id: changed },
+      ats_get_application_note: { id: applicationId, subResourceId: String(note.id) },
+      ats_list_applications_scheduled_interviews: { id: interview.id },
+      ats_get_application_scheduled_interview: interview,
+      ats_list_application_documents: { id: document.id },
+      ats_get_application_document: document,
+      ats_list_candidates: {},
+      ats_get_candidate: { id: String(candidates[0]!.id) },
+      hris_get_employee_document_category: { id: String(files.categories[0]!.id) },
+      lms_list_user_assignments: { id: learner }
+    } as Record<string, Record<string, string> | undefined>
+  })
+
+layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
+  it.effect("every unified read on the shipped connectors' records answers Schema.encode's JSON of them", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* SandboxProviders
+      const paths = yield* sandboxPaths(sandbox)
+      const projects = {
+        ats: yield* projectWith("greenhouse"),
+        hris: yield* projectWith("bamboohr"),
+        lms: yield* projectWith("talentlms")
+      }
+      const compared: Array<string> = []
+      for (const { actionId, endpoint, kind } of unifiedReads) {
+        const params = paths[endpoint.name]
+        expect(params, `no sandbox record for ${endpoint.name}`).toBeDefined()
+        const { get, rpc } = projects[endpoint.path.split("/")[2] as "ats" | "hris" | "lms"]
+        // the connector's records before any encoding: the same action over RPC
+        const ran = yield* rpc(actionId, kind === "list" ? { path: params, query: { page_size: 100 } } : { path: params })
+        expect(ran.status, `${actionId}: ${ran.text}`).toBe(200)
+        const data = (ran.json as { data: unknown }).data
+        const envelope = kind === "list" ? { data, next: null, raw: null } : { data, raw: null }
+        const answer = jsonAnswer(endpoint)
+        const expected = schemaEncodedJson(answer.schema!, envelope)
+        expect(Either.isRight(expected), `${actionId}: ${JSON.stringify(expected)}`).toBe(true)
+        const encoded = JSON.parse(Either.getOrThrow(expected))
+        // the compiled encoder alone, then the server's answer over HTTP
+        expect(JSON.parse(answer.json(envelope)!)).toEqual(encoded)
+        const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => params![name]!)
+        const served = yield* get(kind === "list" ? `${path}?page_size=100` : path)
+        expect(served.status, `${actionId}: ${served.text}`).toBe(200)
+        expect(served.headers["content-type"]).toBe("application/json")
+        expect((served.json as { data: unknown }).data).toEqual(encoded.data)
+        if (kind === "list") expect((encoded.data as ReadonlyArray<unknown>).length, actionId).toBeGreaterThan(0)
+        compared.push(endpoint.name)
+      }
+      expect(compared).toHaveLength(unifiedReads.length)
+    }))
+
+  it.effect("a connector mapping a field to the wrong type answers 500 naming the field (list and get), not a malformed 200", () =>
+    Effect.gen(function*() {
+      const yaml = greenhouseVariant("greenhouse_wrong_type", (source) => source.replace(...WRONG_TYPE_EDIT))
+      const { get, rpc } = yield* projectWith("greenhouse_wrong_type", yaml)
+      const list = yield* get("/unified/ats/applications?page_size=5")
+      const listError = expectErrorBody(list, 500)
+      expect(listError.message).toMatch(/^The answer does not match its documented schema: data\.\d+\.job_posting_id: Expected string/)
+      const ran = (yield* rpc("ats_list_applications", { query: { page_size: 20 } })).json as { data: Array<Record<string, unknown>> }
+      const misfit = ran.data.find((record) => typeof record.job_posting_id === "number")!
+      const one = yield* get(`/unified/ats/applications/${misfit.id}`)
+      expect(expectErrorBody(one, 500).message).toMatch(/^The answer does not match its documented schema: data\.job_posting_id: Expected string/)
+    }))
+
+  it.effect("with Prefer: heartbeat the status is sent first, so the mismatch is a 500 body naming the field", () =>
+    Effect.gen(function*() {
+      const yaml = greenhouseVariant("greenhouse_wrong_beat", (source) => source.replace(...WRONG_TYPE_EDIT))
+      const { get } = yield* projectWith("greenhouse_wrong_beat", yaml)
+      const answer = yield* get("/unified/ats/applications?page_size=5", { prefer: "heartbeat" })
+      expect(answer.status).toBe(200)
+      const body = JSON.parse(answer.text.trim()) as Record<string, unknown>
+      expect(Object.keys(body).sort()).toEqual(["message", "statusCode", "timestamp"])
+      expect(body.statusCode).toBe(500)
+      expect(body.message).toMatch(/^The answer does not match its documented schema: data\.\d+\.job_posting_id: Expected string/)
+    }))
+
+  it.effect("keys the schema does not declare are dropped, as Schema.encode drops them, with or without fields=", () =>
+    Effect.gen(function*() {
+      const yaml = greenhouseVariant("greenhouse_excess", (source) => source.replace(...EXCESS_KEY_EDIT))
+      const { get, rpc } = yield* projectWith("greenhouse_excess", yaml)
+      const ran = yield* rpc("ats_list_applications", { query: { page_size: 3 } })
+      const records = (ran.json as { data: Array<Record<string, unknown>> }).data
+      expect(records[0]).toHaveProperty("internal_score")
+      const list = yield* get("/unified/ats/applications?page_size=3")
+      expect(list.status, list.text).toBe(200)
+      const data = (list.json as { data: Array<Record<string, unknown>> }).data
+      expect(data).toHaveLength(3)
+      for (const record of data) expect(record).not.toHaveProperty("internal_score")
+      const envelope = { data: records, next: null, raw: null }
+      const expected = JSON.parse(Either.getOrThrow(schemaEncodedJson(jsonAnswer(endpointNamed("ats_list_applications")).schema!, envelope)))
+      expect(data).toEqual(expected.data)
+      const projected = yield* get("/unified/ats/applications?page_size=3&fields=status,internal_score")
+      expect(projected.status, projected.text).toBe(200)
+      for (const record of (projected.json as { data: Array<Record<string, unknown>> }).data) {
+        expect(Object.keys(record).sort()).toEqual(["id", "status"])
+      }
+    }))
+})
+
+describe("unified answers compiled", () => {
+  it("every unified list and get endpoint compiles its success schema (none falls back to Schema.encode)", () => {
+    const uncompiled = unifiedReads.flatMap(({ endpoint }) => {
+      const reason = jsonAnswer(endpoint).uncompiled
+      return reason === undefined ? [] : [`${endpoint.name}: ${reason}`]
+    })
+    expect(uncompiled).toEqual([])
+    expect(unifiedReads.length).toBeGreaterThanOrEqual(16)
+  })
+
+  it("a conforming value answers as the platform would: its status, content type and JSON", () => {
+    const answer = jsonAnswer(endpointNamed("ats_list_applications"))
+    const value = { data: [{ id: "1", status: { value: "active", source_value: 3 }, extra: true }], next: null, raw: null }
+    const response = answer.respond(value)
+    expect(HttpServerResponse.isServerResponse(response)).toBe(true)
+    const fast = response as HttpServerResponse.HttpServerResponse
+    const platform = Effect.runSync(HttpServerResponse.json({ data: [{ id: "1", status: { value: "active", source_value: 3 } }], next: null, raw: null }))
+    expect(fast.status).toBe(platform.status)
+    expect(fast.headers).toEqual(platform.headers)
+    expect(fast.body._tag).toBe("Uint8Array")
+    expect(platform.body._tag).toBe("Uint8Array")
+    const bodyOf = (response: HttpServerResponse.HttpServerResponse) => {
+      const body = response.body as { readonly contentType: string; readonly body: Uint8Array }
+      return { contentType: body.contentType, json: JSON.parse(new TextDecoder().decode(body.body)) }
+    }
+    expect(bodyOf(fast)).toEqual(bodyOf(platform))
+    // what does not conform is left to the platform's Schema.encode, which names the field
+    const wrong = { data: [{ id: 1 }], next: null, raw: null }
+    expect(answer.respond(wrong)).toBe(wrong)
+    expect(Either.isLeft(schemaEncodedJson(answer.schema!, wrong))).toBe(true)
+  })
+})
+
+/**
+ * The compiled encoder and `Schema.encode` on the same value: both refuse it, or both give
+ * the same JSON (key order aside).
+ */
+const expectAgreement = (schema: Schema.Schema.Any, value: unknown, label: string) => {
+  const compiled = compileEncoder(schema)
+  const fast = Either.isRight(compiled) ? compiled.right(value) : Mismatch
+  let fastJson: string | undefined
+  try {
+    fastJson = fast === Mismatch ? undefined : JSON.stringify(fast)
+  } catch {
+    fastJson = undefined
+  }
+  const slow = schemaEncodedJson(schema, value)
+  if (fastJson === undefined || Either.isLeft(slow)) {
+    expect({ label, fast: fastJson === undefined, slow: Either.isLeft(slow) ? slow.left : "accepted" })
+      .toEqual({ label, fast: Either.isLeft(slow), slow: Either.isLeft(slow) ? slow.left : "accepted" })
+  } else {
+    expect(JSON.parse(fastJson), label).toEqual(JSON.parse(slow.right))
+  }
+}
+
+/** Arbitrary values of `schema` (fixed seed), each as generated and after 1 to 3 mutations. */
+const expectAgreementOnSamples = (schema: Schema.Schema.Any, label: string, runs: number, seed: number) => {
+  const values = FastCheck.sample(Arbitrary.make(schema as Schema.Schema<unknown, unknown, never>), { numRuns: runs, seed })
+  const random = seeded(seed)
+  values.forEach((value, i) => {
+    expectAgreement(schema, value, `${label} #${i}`)
+    expectAgreement(schema, mutate(value, random, 1 + (i % 3)), `${label} #${i} mutated`)
+  })
+}
+
+class Point extends Schema.Class<Point>("Point")({ x: Schema.Number }) {}
+interface Tree {
+  readonly label: string
+  readonly children: ReadonlyArray<Tree>
+}
+const Tree: Schema.Schema<Tree> = Schema.Struct({
+  label: Schema.String,
+  children: Schema.Array(Schema.suspend((): Schema.Schema<Tree> => Tree))
+})
+enum Colour {
+  Red = "red",
+  Green = 2
+}
+
+describe("compiled encoder against Schema.encode", () => {
+  it("agrees on arbitrary and mutated values of every unified read's success schema", () => {
+    unifiedReads.forEach(({ endpoint }, i) => {
+      const schema = jsonAnswer(endpoint).schema!
+      expectAgreementOnSamples(schema, endpoint.name, 60, 1000 + i)
+    })
+  })
+
+  it("agrees on the node kinds it compiles: unions, tuples, records beside fields, refinements, enums, templates, recursion", () => {
+    const schemas: ReadonlyArray<readonly [string, Schema.Schema.Any]> = [
+      ["union of structs in order", Schema.Union(Schema.Struct({ a: Schema.String }), Schema.Struct({ b: Schema.Number }), Schema.Unknown)],
+      ["union of a struct and unknown", Schema.Union(Schema.Struct({ a: Schema.optional(Schema.String) }), Schema.Unknown)],
+      ["tuple with optional element and rest", Schema.Tuple([Schema.String, Schema.optionalElement(Schema.Number)], Schema.Boolean)],
+      ["tuple with elements after the rest", Schema.Tuple([Schema.String], Schema.Number, Schema.String)],
+      ["exact tuple", Schema.Tuple(Schema.Struct({ a: Schema.String }), Schema.Literal(1, "one"))],
+      [
+        "record beside fields",
+        Schema.Struct({ id: Schema.String, n: Schema.optional(Schema.Number) }, Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number) }))
+      ],
+      ["record of structs", Schema.Record({ key: Schema.String, value: Schema.Struct({ v: Schema.NullOr(Schema.Boolean) }) })],
+      ["refinements", Schema.Struct({ name: Schema.String.pipe(Schema.minLength(2)), n: Schema.Number.pipe(Schema.int()) })],
+      ["enums and templates", Schema.Struct({ colour: Schema.Enums(Colour), ref: Schema.TemplateLiteral("app-", Schema.Number) })],
+      ["required unknown and undefined", Schema.Struct({ any: Schema.Unknown, gone: Schema.Undefined, maybe: Schema.UndefinedOr(Schema.String) })],
+      ["empty struct", Schema.Struct({ inner: Schema.Struct({}) })],
+      ["recursion", Tree]
+    ]
+    schemas.forEach(([label, schema], i) => {
+      expect(Either.isRight(compileEncoder(schema)), label).toBe(true)
+      expectAgreementOnSamples(schema, label, 150, 7 + i)
+    })
+  })
+
+  it("refuses what it does not reproduce, so those answers keep Schema.encode", () => {
+    const refused: ReadonlyArray<readonly [string, Schema.Schema.Any]> = [
+      ["transformation", Schema.Struct({ at: Schema.DateFromString })],
+      ["class (declaration)", Point],
+      ["union tagged by a literal", Schema.Union(Schema.TaggedStruct("A", { a: Schema.String }), Schema.TaggedStruct("B", {}))],
+      ["default on a field", Schema.Struct({ n: Schema.optionalWith(Schema.Number, { default: () => 1 }) })],
+      ["own parse options", Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } })],
+      ["symbol keys", Schema.Record({ key: Schema.SymbolFromSelf, value: Schema.String })]
+    ]
+    for (const [label, schema] of refused) expect(Either.isLeft(compileEncoder(schema)), label).toBe(true)
+  })
+})
