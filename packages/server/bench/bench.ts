@@ -1,175 +1,258 @@
 /*
- * `pnpm bench`: prints, in one run,
- *  1. requests/s and p50/p99 latency of an RPC list action and of the unified list
- *     (100 Greenhouse applications, mapped) through Switchyard against the sandbox, at 1, 20
- *     and 50 concurrent clients;
- *  2. the same for calling the sandbox directly (what Switchyard adds is the difference);
- *  3. the mapping engine's records/s against a hand-written TypeScript mapper of the same fields.
- * Everything runs on this machine over loopback; figures are for comparison, not absolutes.
+ * `pnpm bench`: Switchyard against the proxy a user would write by hand, measured from outside.
+ *
+ * Each in its own process: a provider stand-in (the sandbox's Greenhouse look-alike), a
+ * hand-written proxy (handWrittenProxy.mjs: fetch, map, answer) and Switchyard started as users
+ * start it, on the embedded default and, when DATABASE_URL is set, on a fresh PostgreSQL database
+ * (one after the other, so they never compete for CPU). autocannon, also in its own process,
+ * loads each at 1 and 50 connections; within each Switchyard run the provider and the
+ * hand-written proxy are measured again right before the Switchyard rows they are compared with.
+ * Prints one table (req/s, p50, p99, and each row against the hand-written proxy), Switchyard's
+ * RSS, and the goals of issue 13 as met or MISSED.
+ *
+ * Environment: BENCH_DURATION (seconds per row, default 8), BENCH_SOAK_REQUESTS (unified list
+ * requests before the last RSS reading, default 100000), DATABASE_URL (a PostgreSQL server on
+ * which the benchmark may create and drop a database).
+ * Everything runs on this machine over loopback: the load generator, the provider and the proxy
+ * under test share its cores, so figures are for comparison within one run, not absolutes.
  */
-import { builtinConnectorSources } from "@switchyard/connectors"
-import { applyMapping, compileFields, ContextScope, type FieldConfig, parseConnector } from "@switchyard/engine"
-import { startSandbox } from "@switchyard/sandbox"
-import { ConfigProvider, Effect, Either, Fiber, Layer, Logger, LogLevel } from "effect"
-import * as Net from "node:net"
-import { ServerLive } from "../src/Server.js"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import * as Os from "node:os"
+import { join } from "node:path"
+import { isDeepStrictEqual } from "node:util"
+import { type Load, runAutocannon } from "./autocannon.js"
+import { checkGoals, formatGoals, RPC_LIST, type ServerMemory, UNIFIED_LIST } from "./goals.js"
+import type { MappingRates } from "./mappingBench.js"
+import { createBenchDatabase, printableUrl } from "./postgres.js"
+import { atCleanup, completed, freePort, installCleanup, interrupted, spawnChild, stopAll, waitFor } from "./processes.js"
+import { formatMb, rssMb, settledRssMb } from "./rss.js"
+import { basicAuth, BENCH_KEY, repoDir, serverCommand, serverDir, setUpAccount, shippedGreenhouse, SOURCE_FLAGS, startSwitchyard } from "./switchyard.js"
+import { formatTable, resultsTable, type Row } from "./table.js"
 
-const KEY = "swy_bench_bootstrap_key_0123456789abcdef"
-const REQUESTS = 400
-const WARMUP = 40
+const envInt = (name: string, fallback: number) => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, is ${raw}`)
+  return n
+}
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as Net.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
+const DURATION = envInt("BENCH_DURATION", 8)
+const SOAK_REQUESTS = envInt("BENCH_SOAK_REQUESTS", 100_000)
+// Not counted: connections opened, code paths compiled by the JIT, caches filled.
+const WARMUP_SECONDS = Math.min(2, DURATION)
+const CLIENTS = [1, 50] as const
+const FIRST_REQUESTS = 1_000
+const ADMIN_DATABASE_URL = process.env["DATABASE_URL"] || undefined
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+type Page = { readonly data: ReadonlyArray<Record<string, unknown>> }
 
-const measure = async (label: string, concurrency: number, call: () => Promise<void>) => {
-  for (let i = 0; i < WARMUP; i++) await call()
-  const latencies: Array<number> = []
-  let next = 0
-  const started = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < REQUESTS) {
-      next++
-      const t0 = performance.now()
-      await call()
-      latencies.push(performance.now() - t0)
+const log = (line = "") => console.log(line)
+
+const commitOf = () => {
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoDir, encoding: "utf8" })
+  if (head.status !== 0) return "unknown"
+  const dirty = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoDir, encoding: "utf8" }).stdout.trim() !== ""
+  return `${head.stdout.trim()}${dirty ? " (with uncommitted changes)" : ""}`
+}
+
+const getJson = async <A>(url: string, headers: Record<string, string>, init: RequestInit = {}): Promise<A> => {
+  const response = await fetch(url, { ...init, headers })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${text.slice(0, 600)}`)
+  return JSON.parse(text) as A
+}
+
+/**
+ * Both proxies answer the same records? The engine leaves out a field whose expression yields
+ * null where the hand-written mapper writes null, so a missing field counts as null here.
+ */
+const sameRecords = (a: ReadonlyArray<Record<string, unknown>>, b: ReadonlyArray<Record<string, unknown>>): string | undefined => {
+  const withNulls = (record: Record<string, unknown>, keys: ReadonlyArray<string>) =>
+    Object.fromEntries(keys.map((key) => [key, record[key] ?? null]))
+  if (a.length !== b.length) return `${a.length} records vs ${b.length}`
+  for (let i = 0; i < a.length; i++) {
+    const keys = [...new Set([...Object.keys(a[i]!), ...Object.keys(b[i]!)])]
+    const [x, y] = [withNulls(a[i]!, keys), withNulls(b[i]!, keys)]
+    if (!isDeepStrictEqual(x, y)) {
+      const key = keys.find((k) => !isDeepStrictEqual(x[k], y[k]))!
+      return `record ${i}, field ${key}: ${JSON.stringify(x[key])} vs ${JSON.stringify(y[key])}`
     }
-  }))
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const row = {
-    label,
-    concurrency,
-    "req/s": Math.round(latencies.length / seconds),
-    "p50 ms": Number(percentile(latencies, 0.5).toFixed(2)),
-    "p99 ms": Number(percentile(latencies, 0.99).toFixed(2))
   }
-  console.log(`${label.padEnd(34)} c=${String(concurrency).padStart(2)}  ${String(row["req/s"]).padStart(6)} req/s  p50 ${row["p50 ms"].toFixed(2).padStart(7)} ms  p99 ${row["p99 ms"].toFixed(2).padStart(7)} ms`)
-  return row
+  return undefined
 }
 
 const main = async () => {
-  const sandbox = await startSandbox({ seed: 1 })
-  const port = await freePort()
-  const config = ConfigProvider.fromMap(new Map([
-    ["PORT", String(port)],
-    ["SWITCHYARD_DATA_DIR", ":memory:"],
-    ["SWITCHYARD_BOOTSTRAP_API_KEY", KEY],
-    ["SWITCHYARD_OUTBOUND_ALLOWLIST", "127.0.0.1"],
-    ["LOG_LEVEL", "WARN"]
-  ]))
-  const server = Effect.runFork(
-    Layer.launch(ServerLive).pipe(
-      Effect.provide(Layer.setConfigProvider(config)),
-      Logger.withMinimumLogLevel(LogLevel.Warning)
-    )
-  )
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
-    if (ok) break
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  const auth = { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`, "content-type": "application/json" }
-  // The shipped Greenhouse connector allows 10 requests/s per account (Greenhouse's own limit),
-  // which would be all this measures: a custom copy without that limit isolates our overhead.
-  const greenhouse = builtinConnectorSources().find((s) => s.file.endsWith("greenhouse/1.1.0.yaml"))!
-  const unlimited = greenhouse.yaml
-    .replace("key: greenhouse", "key: greenhouse_bench")
-    .replace("mainRatelimit: 10", "mainRatelimit: 1000000")
-  const registered = await fetch(`${base}/v2/connectors`, { method: "POST", headers: auth, body: JSON.stringify({ yaml: unlimited }) })
-  if (registered.status !== 201) throw new Error(`registering the bench connector answered ${registered.status}`)
-  const account = await fetch(`${base}/v2/accounts`, {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({
-      connector_key: "greenhouse_bench",
-      name: "Bench",
-      owner_id: "bench",
-      credentials: { apiKey: sandbox.ats.apiKey },
-      settings: { base_url: sandbox.ats.baseUrl }
-    })
-  }).then((r) => r.json() as Promise<{ id: string }>)
+  installCleanup()
+  const cpus = Os.cpus()
+  log(`Switchyard benchmark — ${new Date().toISOString()}`)
+  log(`machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(Os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ` +
+    `load average ${Os.loadavg().map((n) => n.toFixed(2)).join(" ")}; node ${process.version}; ${Os.platform()} ${Os.release()}`)
+  log(`commit: ${commitOf()}`)
+  log(`rows: ${WARMUP_SECONDS} s warm-up (not counted) + ${DURATION} s measured each (BENCH_DURATION); ` +
+    `RSS soak: ${SOAK_REQUESTS.toLocaleString("en-US")} unified list requests (BENCH_SOAK_REQUESTS)`)
+  log(`databases: embedded${ADMIN_DATABASE_URL === undefined ? " (set DATABASE_URL to add PostgreSQL)" : `, postgres on ${printableUrl(ADMIN_DATABASE_URL)}`}`)
 
-  const rpcBody = JSON.stringify({ action: "ats_list_applications", query: { page_size: 100 } })
-  const rpc = async () => {
-    const response = await fetch(`${base}/actions/rpc`, { method: "POST", headers: { ...auth, "x-account-id": account.id }, body: rpcBody })
-    const body = await response.json() as { data: Array<unknown> }
-    if (response.status !== 200 || body.data.length !== 100) throw new Error(`RPC answered ${response.status}`)
-  }
-  const sandboxAuth = { authorization: `Basic ${Buffer.from(`${sandbox.ats.apiKey}:`).toString("base64")}` }
-  const direct = async () => {
-    const response = await fetch(`${sandbox.ats.baseUrl}/applications?per_page=100`, { headers: sandboxAuth })
-    const body = await response.json() as Array<unknown>
-    if (response.status !== 200 || body.length !== 100) throw new Error(`sandbox answered ${response.status}`)
+  const scratch = mkdtempSync(join(Os.tmpdir(), "switchyard-bench-scratch-"))
+  atCleanup(() => rmSync(scratch, { recursive: true, force: true }))
+  const command = serverCommand()
+  const connector = shippedGreenhouse()
+  log(`Switchyard started as: ${command.how}`)
+  log(`connector: a copy of ${connector.file.replace(`${repoDir}/`, "")} without its 10 requests/s rate limit`)
+  log("")
+
+  // Provider stand-in: prints {"baseUrl","apiKey"} once listening.
+  const providerProcess = spawnChild("provider stand-in", process.execPath, [...SOURCE_FLAGS, "bench/provider.ts"], { cwd: serverDir, env: process.env })
+  const provider = await waitFor("the provider stand-in's URL", () => {
+    const line = providerProcess.stdout().split("\n")[0]
+    return line?.startsWith("{") && providerProcess.stdout().includes("\n") ? JSON.parse(line) as { baseUrl: string; apiKey: string } : undefined
+  }, { timeoutMs: 60_000, child: providerProcess })
+
+  const proxyPort = await freePort()
+  const proxyProcess = spawnChild("hand-written proxy", process.execPath, ["bench/handWrittenProxy.mjs", String(proxyPort), provider.baseUrl, provider.apiKey], {
+    cwd: serverDir,
+    env: process.env
+  })
+  await waitFor("the hand-written proxy to listen", () => (proxyProcess.stdout().includes("listening") ? true : undefined), { timeoutMs: 30_000, child: proxyProcess })
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`
+  // Any non-empty Authorization passes the proxy's check; a real one would compare a key.
+  const proxyHeaders = { authorization: basicAuth("bench-caller") }
+  const providerHeaders = { authorization: basicAuth(provider.apiKey) }
+
+  const handList = await getJson<Page>(`${proxyUrl}/applications?page_size=100`, proxyHeaders)
+  if (handList.data.length !== 100) throw new Error(`the hand-written proxy answered ${handList.data.length} applications, not 100`)
+  const applicationId = String(handList.data[10]!["id"])
+  const handOne = await getJson<{ data: Record<string, unknown> }>(`${proxyUrl}/applications/${applicationId}`, proxyHeaders)
+  const proxyIdle = await settledRssMb(proxyProcess.pid, 5)
+
+  const rows: Array<Row> = []
+  /** One table row: a warm-up run, then the measured run. Answers how many requests were sent in all. */
+  const measure = async (row: Omit<Row, "result">, load: Omit<Load, "seconds" | "amount">): Promise<number> => {
+    const warm = await runAutocannon({ ...load, seconds: WARMUP_SECONDS }, scratch)
+    const result = await runAutocannon({ ...load, seconds: DURATION }, scratch)
+    rows.push({ ...row, result })
+    log(`  ${row.path} [${row.database}] c=${row.clients}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`)
+    return warm.requests + result.requests
   }
 
-  const unified = async () => {
-    const response = await fetch(`${base}/unified/ats/applications?page_size=100`, { headers: { ...auth, "x-account-id": account.id } })
-    const body = await response.json() as { data: Array<unknown> }
-    if (response.status !== 200 || body.data.length !== 100) throw new Error(`unified list answered ${response.status}`)
-  }
+  const memory: Array<ServerMemory> = []
+  const notes: Array<string> = []
+  const databases = ADMIN_DATABASE_URL === undefined ? (["embedded"] as const) : (["embedded", "postgres"] as const)
+  for (const database of databases) {
+    log("")
+    log(`starting Switchyard (${database})…`)
+    const db = database === "postgres" ? await createBenchDatabase(ADMIN_DATABASE_URL!) : undefined
+    const server = await startSwitchyard(command, db?.url)
+    const idle = await settledRssMb(server.child.pid)
+    log(`  up; idle RSS ${formatMb(idle)}`)
+    const accountId = await setUpAccount(server.baseUrl, provider)
+    const headers = { authorization: basicAuth(BENCH_KEY), "x-account-id": accountId }
 
-  console.log(`\nSwitchyard vs the sandbox directly: ${REQUESTS} requests per row, 100 records each\n`)
-  for (const concurrency of [1, 20, 50]) {
-    const directly = await measure("sandbox GET /v1/applications", concurrency, direct)
-    for (const [label, call] of [["RPC ats_list_applications", rpc], ["GET /unified/ats/applications", unified]] as const) {
-      const viaSwitchyard = await measure(label, concurrency, call)
-      console.log(`${"  added by Switchyard".padEnd(34)} c=${String(concurrency).padStart(2)}  p50 +${(viaSwitchyard["p50 ms"] - directly["p50 ms"]).toFixed(2)} ms  p99 +${(viaSwitchyard["p99 ms"] - directly["p99 ms"]).toFixed(2)} ms`)
+    // Same work on both sides: the same records, mapped the same way.
+    const unified = await getJson<Page>(`${server.baseUrl}/unified/ats/applications?page_size=100`, headers)
+    const unifiedOne = await getJson<{ data: Record<string, unknown> }>(`${server.baseUrl}/unified/ats/applications/${String(unified.data[10]?.["id"])}`, headers)
+    const difference = sameRecords(unified.data, handList.data) ?? sameRecords([unifiedOne.data], [handOne.data])
+    notes.push(`[${database}] Switchyard and the hand-written proxy answer the same records: ${difference === undefined ? "yes" : `NO (${difference})`}`)
+
+    const behind = [server.child, providerProcess]
+    const listLoad = { url: `${server.baseUrl}/unified/ats/applications?page_size=100`, headers, behind }
+    let unifiedListRequests = (await runAutocannon({ ...listLoad, connections: 10, amount: FIRST_REQUESTS }, scratch)).requests + 1
+    const afterFirst = await settledRssMb(server.child.pid, 5)
+    log(`  RSS after the first ${FIRST_REQUESTS.toLocaleString("en-US")} unified list requests: ${formatMb(afterFirst)}`)
+
+    // Each Switchyard row right after the hand-written row it is compared with (and the provider's,
+    // the ceiling for both): on a shared machine, rows minutes apart would compare the load of
+    // other tenants as much as the proxies.
+    const run = database
+    for (const clients of CLIENTS) {
+      await measure(
+        { path: "provider GET /v1/applications?per_page=100", kind: "list", run, database: "—", clients, handWritten: false },
+        { url: `${provider.baseUrl}/applications?per_page=100`, connections: clients, headers: providerHeaders, behind: [providerProcess] }
+      )
+      await measure(
+        { path: "hand-written GET /applications?page_size=100", kind: "list", run, database: "—", clients, handWritten: true },
+        { url: `${proxyUrl}/applications?page_size=100`, connections: clients, headers: proxyHeaders, behind: [proxyProcess, providerProcess] }
+      )
+      unifiedListRequests += await measure({ path: UNIFIED_LIST, kind: "list", run, database, clients, handWritten: false }, { ...listLoad, connections: clients })
+      await measure({ path: RPC_LIST, kind: "list", run, database, clients, handWritten: false }, {
+        url: `${server.baseUrl}/actions/rpc`,
+        connections: clients,
+        method: "POST",
+        body: JSON.stringify({ action: "ats_list_applications", query: { page_size: 100 } }),
+        headers: { ...headers, "content-type": "application/json" },
+        behind
+      })
     }
-    console.log("")
-  }
-
-  // Mapping: the shipped Greenhouse field configs over 100 real sandbox records.
-  const records = await fetch(`${sandbox.ats.baseUrl}/applications?per_page=100`, { headers: sandboxAuth }).then((r) => r.json() as Promise<Array<Record<string, any>>>)
-  const parsed = parseConnector(greenhouse.yaml)
-  if (Either.isLeft(parsed)) throw new Error(parsed.left.message)
-  const stepIndex = 1
-  const path = `actions[0].steps[${stepIndex}].stepFunction.parameters.fields`
-  const fields = (parsed.right.definition.actions[0]!.steps[stepIndex]!.stepFunction.parameters as { fields: ReadonlyArray<FieldConfig> }).fields
-  const plan = { fields: compileFields(fields, path, parsed.right.compiled), aliases: ["fetch_applications"] }
-  const scope = new ContextScope({ inputs: {}, credentials: {}, steps: {} })
-  const statusOf = (status: string) =>
-    status === "active" || status === "rejected" || status === "hired" ? status : "unmapped_value"
-  const iso = (value: unknown) => (typeof value === "string" ? new Date(value).toISOString() : null)
-  const handWritten = (list: ReadonlyArray<Record<string, any>>) =>
-    list.map((r) => ({
-      id: String(r.id),
-      remote_id: String(r.id),
-      candidate_id: String(r.candidate_id),
-      status: { value: statusOf(r.status), source_value: r.status },
-      created_at: iso(r.applied_at),
-      updated_at: iso(r.last_activity_at)
-    }))
-  const rate = (fn: () => unknown) => {
-    for (let i = 0; i < 200; i++) fn()
-    let runs = 0
-    const started = performance.now()
-    while (performance.now() - started < 1500) {
-      fn()
-      runs++
+    for (const clients of CLIENTS) {
+      await measure(
+        { path: "hand-written GET /applications/:id", kind: "get", run, database: "—", clients, handWritten: true },
+        { url: `${proxyUrl}/applications/${applicationId}`, connections: clients, headers: proxyHeaders, behind: [proxyProcess, providerProcess] }
+      )
+      await measure(
+        { path: "unified GET /unified/ats/applications/:id", kind: "get", run, database, clients, handWritten: false },
+        { url: `${server.baseUrl}/unified/ats/applications/${applicationId}`, connections: clients, headers, behind }
+      )
     }
-    return Math.round((runs * records.length) / ((performance.now() - started) / 1000))
-  }
-  const engineRate = rate(() => applyMapping(plan, records, scope))
-  const handRate = rate(() => handWritten(records))
-  console.log(`Mapping ${fields.length} fields (Greenhouse applications, 100 records per call)`)
-  console.log(`${"  engine (compiled field plan)".padEnd(34)} ${engineRate.toLocaleString("en-US").padStart(12)} records/s`)
-  console.log(`${"  hand-written TypeScript".padEnd(34)} ${handRate.toLocaleString("en-US").padStart(12)} records/s`)
-  console.log(`${"  engine / hand-written".padEnd(34)} ${(engineRate / handRate).toFixed(2)}x\n`)
 
-  await Effect.runPromise(Fiber.interrupt(server))
-  await sandbox.close()
-  process.exit(0)
+    const remaining = SOAK_REQUESTS - unifiedListRequests
+    if (remaining > 0) {
+      const rate = rows.find((row) => row.path === UNIFIED_LIST && row.database === database && row.clients === 50)!.result.reqPerSec
+      log(`  soak: ${remaining.toLocaleString("en-US")} more unified list requests at 50 clients ` +
+        `(${unifiedListRequests.toLocaleString("en-US")} sent so far; at ${rate.toFixed(0)} req/s about ${Math.ceil(remaining / rate / 60)} min)…`)
+      // autocannon needs at least as many requests as connections
+      unifiedListRequests += (await runAutocannon({ ...listLoad, connections: Math.min(50, remaining), amount: remaining }, scratch)).requests
+    }
+    const afterAll = await settledRssMb(server.child.pid, 5)
+    log(`  RSS after ${unifiedListRequests.toLocaleString("en-US")} unified list requests: ${formatMb(afterAll)}`)
+    memory.push({ database, idle, afterFirst, afterAll, unifiedListRequests })
+
+    await server.stop()
+    await db?.drop()
+  }
+
+  const proxyAfter = rssMb(proxyProcess.pid)
+  // Mapping alone, in a process of its own, while the provider is still up to give it records.
+  const rates = JSON.parse(await completed(spawnChild("mapping micro-benchmark", process.execPath, [
+    ...SOURCE_FLAGS,
+    "bench/mappingBench.ts",
+    connector.file,
+    provider.baseUrl,
+    provider.apiKey
+  ], { cwd: serverDir, env: process.env }))) as MappingRates
+  await stopAll()
+
+  log("")
+  log(`Results (autocannon ${DURATION} s per row after ${WARMUP_SECONDS} s warm-up; latency in whole milliseconds, as autocannon records it)`)
+  log("")
+  log(resultsTable(rows))
+  log("")
+  log(formatTable(
+    ["RSS", "idle after start", `after first ${FIRST_REQUESTS.toLocaleString("en-US")}`, "after soak", "unified list requests"],
+    [
+      ...memory.map((m) => [`Switchyard (${m.database})`, formatMb(m.idle), formatMb(m.afterFirst), formatMb(m.afterAll), m.unifiedListRequests.toLocaleString("en-US")]),
+      ["hand-written proxy (reference)", formatMb(proxyIdle), "—", `${formatMb(proxyAfter)} (after its rows)`, "—"]
+    ],
+    1
+  ))
+  log("")
+  for (const note of notes) log(note)
+  log("")
+  log(`Goals (issue 13); load average now ${Os.loadavg().map((n) => n.toFixed(2)).join(" ")} (other work on this machine skews every row)`)
+  log(formatGoals(checkGoals(rows, memory)))
+
+  log("")
+  log(`Mapping alone (${rates.fields} fields, 100 Greenhouse applications per call, no HTTP)`)
+  log(`  engine (compiled field plan)  ${Math.round(rates.engine).toLocaleString("en-US").padStart(10)} records/s`)
+  log(`  hand-written JavaScript       ${Math.round(rates.handWritten).toLocaleString("en-US").padStart(10)} records/s`)
+  log(`  engine ÷ hand-written         ${(rates.engine / rates.handWritten).toFixed(2)}×`)
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exit(1)
-})
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    if (interrupted() === undefined) console.error(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`)
+    await stopAll()
+    process.exit(interrupted() === undefined ? 1 : 130)
+  }
+)
