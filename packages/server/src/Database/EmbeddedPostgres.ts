@@ -1,8 +1,9 @@
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Data, Effect } from "effect"
+import { Data, Effect, Queue } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import type { Worker } from "node:worker_threads"
+import { startModuleWorker } from "../workerThread.js"
+import type { EmbeddedWorkerData, EmbeddedWorkerReply, EmbeddedWorkerRequest } from "./EmbeddedPostgresWorker.js"
 
 /** Where a PostgreSQL-wire client reaches the embedded database. */
 export interface PostgresAddress {
@@ -49,23 +50,139 @@ const currentOwner = (lockFile: string): LockContents | undefined => {
   return undefined
 }
 
-const startServing = (dataDir: string | undefined) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const db = await PGlite.create(dataDir ?? "memory://")
-        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: SOCKET_CONNECTIONS })
-        await server.start()
-        const [host, port] = server.getServerConn().split(":")
-        return { db, server, address: { host: host!, port: Number(port) } }
-      },
-      catch: (error) => new EmbeddedDatabaseError({ message: `cannot start the embedded database: ${String(error)}` })
-    }),
-    ({ db, server }) => Effect.promise(async () => {
-      await server.stop()
-      await db.close()
+/** Heap ceilings of the database's worker: PGlite's own JavaScript is small (its memory is WebAssembly's). */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 }
+
+/** How long a stopping database may take to close before its thread is ended anyway. */
+const STOP_WITHIN = "60 seconds"
+
+const workerModule = new URL("./EmbeddedPostgresWorker.js", import.meta.url)
+
+const cannotStart = "cannot start the embedded database"
+
+const failure = (doing: string, message: string) => new EmbeddedDatabaseError({ message: `${doing}: ${message}` })
+
+/** What a worker said, then how its thread ended (an uncaught error's message, else the exit code). */
+type WorkerEvent = EmbeddedWorkerReply | { readonly _tag: "Exited"; readonly why: string }
+
+interface RunningWorker {
+  readonly worker: Worker
+  /** Its replies in order, kept from the moment it starts, and last its end. */
+  readonly events: Queue.Queue<WorkerEvent>
+  readonly hasExited: () => boolean
+}
+
+const startWorker = (job: EmbeddedWorkerData, transfer: ReadonlyArray<ArrayBuffer>) =>
+  Effect.gen(function*() {
+    const events = yield* Queue.unbounded<WorkerEvent>()
+    const worker = yield* Effect.try({
+      try: () =>
+        startModuleWorker(workerModule, {
+          workerData: job,
+          transferList: [...transfer],
+          resourceLimits: WORKER_LIMITS
+        }),
+      catch: (error) => failure(cannotStart, String(error))
     })
+    let lastError: string | undefined
+    let exited = false
+    worker.on("message", (reply: EmbeddedWorkerReply) => Queue.unsafeOffer(events, reply))
+    worker.on("error", (error) => {
+      lastError = error.message
+    })
+    worker.on("exit", (code) => {
+      exited = true
+      Queue.unsafeOffer(events, { _tag: "Exited", why: lastError ?? `its thread exited with code ${code}` })
+    })
+    return { worker, events, hasExited: () => exited } satisfies RunningWorker
+  })
+
+/**
+ * The worker's next reply, or its end as a failure: a thread that ends never leaves a
+ * wait behind (its end stays in the queue for every later wait). `doing` opens the
+ * failure's message.
+ */
+const nextReply = ({ events }: RunningWorker, doing: string) =>
+  Effect.flatMap(Queue.take(events), (event) => {
+    switch (event._tag) {
+      case "Exited":
+        return Effect.zipRight(Queue.offer(events, event), Effect.fail(failure(doing, event.why)))
+      case "Failed":
+        return Effect.fail(failure(doing, event.message))
+      default:
+        return Effect.succeed(event)
+    }
+  })
+
+/** Ends the thread, once it stopped or could not. */
+const endWorker = (worker: Worker) => Effect.promise(() => worker.terminate())
+
+/** Asks the worker to stop serving and close PGlite, waits for it (bounded), then ends the thread. */
+const stopServing = (running: RunningWorker) =>
+  Effect.gen(function*() {
+    if (!running.hasExited()) {
+      running.worker.postMessage({ _tag: "Stop" } satisfies EmbeddedWorkerRequest)
+      // Interruptible: a finalizer is not, and the timeout's race must be able to end its loser.
+      yield* nextReply(running, "cannot stop the embedded database cleanly").pipe(
+        Effect.timeoutFail({
+          duration: STOP_WITHIN,
+          onTimeout: () => failure("cannot stop the embedded database cleanly", `not closed within ${STOP_WITHIN}`)
+        }),
+        Effect.interruptible,
+        Effect.catchAll((error) => Effect.logWarning(error.message))
+      )
+    }
+    yield* endWorker(running.worker)
+  })
+
+/**
+ * Creates a database in a worker of its own (see EmbeddedPostgresWorker.ts), which ends
+ * with what initdb left behind. In memory, the new data directory as an archive.
+ */
+const initialize = (dataDir: string | undefined) =>
+  Effect.acquireUseRelease(
+    startWorker({ job: "init", dataDir }, []),
+    (running) =>
+      Effect.flatMap(nextReply(running, cannotStart), (reply) =>
+        reply._tag === "Initialized" ? Effect.succeed(reply) : failure(cannotStart, `unexpected ${reply._tag}`)),
+    ({ worker }) => endWorker(worker)
   )
+
+/**
+ * Serves the database in `dataDir` (in memory when undefined) from a worker thread. On
+ * release the worker stops its socket server and closes PGlite (awaited: the data
+ * directory is consistent for the next start) before the thread is ended.
+ */
+const startServing = (dataDir: string | undefined) =>
+  Effect.gen(function*() {
+    const fresh = dataDir === undefined || !Fs.existsSync(Path.join(dataDir, "PG_VERSION"))
+    const made = fresh ? yield* initialize(dataDir) : undefined
+    const archive = made?.archive
+    // Started and ready, or ended: only a database that started is asked to stop.
+    const { address, running } = yield* Effect.acquireRelease(
+      Effect.gen(function*() {
+        const running = yield* startWorker(
+          { job: "serve", dataDir, archive, wasm: made?.wasm, maxConnections: SOCKET_CONNECTIONS },
+          archive === undefined ? [] : [archive]
+        )
+        const ready = yield* nextReply(running, cannotStart).pipe(
+          Effect.flatMap((reply) =>
+            reply._tag === "Ready" ? Effect.succeed(reply) : failure(cannotStart, `unexpected ${reply._tag}`)
+          ),
+          Effect.tapError(() => endWorker(running.worker))
+        )
+        return { address: { host: ready.host, port: ready.port }, running }
+      }),
+      ({ running }) => stopServing(running)
+    )
+    // A database that goes away later fails the queries sent to it; say why once.
+    yield* nextReply(running, "the embedded database stopped unexpectedly").pipe(
+      Effect.flip,
+      Effect.flatMap((error) => Effect.logError(error.message)),
+      Effect.forkScoped
+    )
+    return { address }
+  })
 
 /**
  * Starts PGlite (in `dataDir`, or in memory for `:memory:`) and serves it on a loopback
