@@ -1,4 +1,5 @@
 import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 
 /** An integer setting within bounds, with its default. */
@@ -36,8 +37,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     )
     const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
     const dataDir = yield* Config.string("SWITCHYARD_DATA_DIR").pipe(Config.withDefault(".switchyard"))
-    const encryptionKey = yield* Config.option(Config.redacted("SWITCHYARD_ENCRYPTION_KEY"))
-    const previousEncryptionKeys = yield* Config.option(Config.redacted("SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS"))
+    const encryptionKey = yield* encryptionKeyConfig
+    const previousEncryptionKeys = yield* previousEncryptionKeysConfig
     // An empty value counts as unset, as `VAR= command` users expect.
     const bootstrapApiKey = yield* Config.option(Config.redacted("SWITCHYARD_BOOTSTRAP_API_KEY")).pipe(
       Config.map(Option.filter((key) => Redacted.value(key).length > 0))
@@ -68,11 +69,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       /** Where the embedded default keeps its files; `:memory:` keeps nothing on disk. */
       dataDir,
       encryptionKey,
-      previousEncryptionKeys: Option.match(previousEncryptionKeys, {
-        onNone: () => [] as Array<Redacted.Redacted>,
-        onSome: (keys) =>
-          Redacted.value(keys).split(",").map((key) => key.trim()).filter((key) => key.length > 0).map(Redacted.make)
-      }),
+      previousEncryptionKeys,
       bootstrapApiKey,
       logLevel,
       logFormat,

@@ -5,6 +5,7 @@ import { bootstrap } from "./Bootstrap.js"
 import { LastRequestTracker } from "./Accounts/LastRequestTracker.js"
 import { RequestLog } from "./Actions/RequestLog.js"
 import { BuiltinConnectorsLive } from "./Connectors/BuiltinConnectorsLive.js"
+import { CredentialCipher } from "./Crypto/CredentialCipher.js"
 import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
@@ -32,10 +33,14 @@ const HttpServerLive = Layer.unwrapEffect(
 /**
  * The running server: the API on PORT/HOST over the configured database. The socket opens
  * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
+ * The credential key is loaded first, on its own: a missing or unreadable key stops the start
+ * with its own message (built among the app's parallel layers, its failure could surface
+ * only as their interruption).
  */
 export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
   Layer.provide(SqlLive),
+  Layer.provide(CredentialCipher.Default),
   Layer.provide(OutboundHttp.Default),
   Layer.provide(SwitchyardConfig.Default)
 )

@@ -52,7 +52,7 @@ describe("CredentialCipher", () => {
   it.effect("requires a well-formed key, and a configured one with DATABASE_URL", () =>
     Effect.gen(function*() {
       const short = yield* withCipher({ SWITCHYARD_ENCRYPTION_KEY: "abcd" }, () => Effect.void).pipe(Effect.flip)
-      expect(short.message).toContain("32 bytes")
+      expect(short.message).toContain("SWITCHYARD_ENCRYPTION_KEY must hold 32-byte keys")
       const missing = yield* withCipher({ DATABASE_URL: "postgres://localhost/x" }, () => Effect.void).pipe(Effect.flip)
       expect(missing.message).toContain("SWITCHYARD_ENCRYPTION_KEY is required with DATABASE_URL")
     }))

@@ -61,4 +61,20 @@ describe("the server process", () => {
     again.child.kill("SIGINT")
     expect(await stoppedAgain).toBe(0)
   }, 600_000)
+
+  it("refuses to start on PostgreSQL without SWITCHYARD_ENCRYPTION_KEY or with a malformed one, saying which, with a failing exit code", async () => {
+    // Nothing listens on port 1: the key is checked before the database is opened.
+    const base = serverEnv(Os.tmpdir(), await freePort(), { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" })
+    for (
+      const [extra, says] of [
+        [{}, "SWITCHYARD_ENCRYPTION_KEY is required with DATABASE_URL"],
+        [{ SWITCHYARD_ENCRYPTION_KEY: "abcd" }, "SWITCHYARD_ENCRYPTION_KEY must hold 32-byte keys"],
+        [{ SWITCHYARD_ENCRYPTION_KEY: "ab".repeat(32), SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS: "short" }, "SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS must hold 32-byte keys"]
+      ] as const
+    ) {
+      const server = start("src/main.ts", [], { ...base, ...extra, LOG_LEVEL: "INFO" })
+      const code = await exited(server.child)
+      expect({ code, says: server.output().includes(says) }).toEqual({ code: 1, says: true })
+    }
+  }, 600_000)
 })

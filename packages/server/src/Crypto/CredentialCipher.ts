@@ -3,6 +3,7 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { SwitchyardConfig } from "../Config.js"
+import { parseEncryptionKey } from "./encryptionKey.js"
 
 /** Ciphertext plus the id of the key that sealed it, so keys can rotate. */
 export interface Sealed {
@@ -19,13 +20,6 @@ interface KeyMaterial {
 
 const KEY_FILE = "encryption.key"
 
-/** Accepts 32 bytes as 64 hex characters or as base64. */
-const parseKey = (encoded: string): Buffer | undefined => {
-  const text = encoded.trim()
-  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64")
-  return bytes.length === 32 ? bytes : undefined
-}
-
 const keyMaterial = (key: Buffer): KeyMaterial => ({
   id: Crypto.createHash("sha256").update(key).digest("hex").slice(0, 16),
   key
@@ -37,15 +31,7 @@ const keyMaterial = (key: Buffer): KeyMaterial => ({
  */
 const loadCurrentKey = (config: SwitchyardConfig): Effect.Effect<Buffer, CipherError> =>
   Effect.gen(function*() {
-    if (Option.isSome(config.encryptionKey)) {
-      const key = parseKey(Redacted.value(config.encryptionKey.value))
-      if (key === undefined) {
-        return yield* new CipherError({
-          message: "SWITCHYARD_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64"
-        })
-      }
-      return key
-    }
+    if (Option.isSome(config.encryptionKey)) return Redacted.value(config.encryptionKey.value)
     if (Option.isSome(config.databaseUrl)) {
       return yield* new CipherError({
         message: "SWITCHYARD_ENCRYPTION_KEY is required with DATABASE_URL (32 bytes, hex or base64; e.g. `openssl rand -hex 32`)"
@@ -59,7 +45,7 @@ const loadCurrentKey = (config: SwitchyardConfig): Effect.Effect<Buffer, CipherE
           Fs.mkdirSync(Path.dirname(file), { recursive: true })
           Fs.writeFileSync(file, Crypto.randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" })
         }
-        const key = parseKey(Fs.readFileSync(file, "utf8"))
+        const key = parseEncryptionKey(Fs.readFileSync(file, "utf8"))
         if (key === undefined) throw new Error(`${file} does not hold a 32-byte key`)
         return key
       },
@@ -74,11 +60,7 @@ export class CredentialCipher extends Effect.Service<CredentialCipher>()("Switch
     const current = keyMaterial(yield* loadCurrentKey(config))
     const keyring = new Map<string, KeyMaterial>([[current.id, current]])
     for (const previous of config.previousEncryptionKeys) {
-      const key = parseKey(Redacted.value(previous))
-      if (key === undefined) {
-        return yield* new CipherError({ message: "SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS holds a key that is not 32 bytes" })
-      }
-      const material = keyMaterial(key)
+      const material = keyMaterial(Redacted.value(previous))
       keyring.set(material.id, material)
     }
 
