@@ -18,12 +18,21 @@ const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
   Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
 )
 
-/** The API with its docs, bootstrap and built-in connectors; needs SQL (migrated), config and `OutboundHttp`. */
-export const AppLive = HttpExtrasLive.pipe(
-  Layer.provideMerge(HttpApiLive),
-  Layer.merge(BootstrapLive),
-  Layer.merge(BuiltinConnectorsLive),
-  Layer.merge(SchedulerLive.pipe(Layer.provide([LastRequestTracker.Default, RequestLog.Default])))
+/**
+ * The API with its docs, bootstrap and built-in connectors, then the background jobs; needs
+ * SQL (migrated), config and `OutboundHttp`. The jobs start only once the rest is built: a
+ * failure while building the app then ends the start with its own message (a scheduler
+ * built beside it, when interrupted, hid that message, and the process exited 0).
+ */
+export const AppLive = SchedulerLive.pipe(
+  Layer.provide([LastRequestTracker.Default, RequestLog.Default]),
+  Layer.provideMerge(
+    HttpExtrasLive.pipe(
+      Layer.provideMerge(HttpApiLive),
+      Layer.merge(BootstrapLive),
+      Layer.merge(BuiltinConnectorsLive)
+    )
+  )
 )
 
 const HttpServerLive = Layer.unwrapEffect(
@@ -33,9 +42,8 @@ const HttpServerLive = Layer.unwrapEffect(
 /**
  * The running server: the API on PORT/HOST over the configured database. The socket opens
  * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
- * The credential key is loaded first, on its own: a missing or unreadable key stops the start
- * with its own message (built among the app's parallel layers, its failure could surface
- * only as their interruption).
+ * The credential key is loaded before the database is opened: a missing or unreadable key is
+ * reported as such, even when the database is not reachable either.
  */
 export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
