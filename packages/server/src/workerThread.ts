@@ -1,10 +1,11 @@
+import { type ChildProcess, fork, type ForkOptions } from "node:child_process"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Worker, type WorkerOptions } from "node:worker_threads"
 
 /*
- * Worker threads of the server start from a module beside their caller, whether the
+ * Worker threads and child processes of the server start from a module beside their caller, whether the
  * process runs the compiled JavaScript (`dist/`, `node dist/main.js`) or the TypeScript
  * sources (tsx, vitest). The caller names the compiled module,
  * `new URL("./SomeWorker.js", import.meta.url)`: when that file exists it is the worker's
@@ -58,5 +59,22 @@ export const startModuleWorker = (entry: URL, options: WorkerOptions = {}): Work
     ...options,
     execArgv: [...(options.execArgv ?? []), ...sourceConditions],
     eval: true
+  })
+}
+
+/**
+ * Starts a child process (with an IPC channel) on the module `entry`, compiled or, when no
+ * compiled module is there, its `.ts` source through tsx's loader, as `startModuleWorker`.
+ * `options` are `fork`'s; from sources the loader and the "switchyard-source" condition
+ * come before the given `execArgv`.
+ */
+export const startModuleProcess = (entry: URL, options: ForkOptions = {}): ChildProcess => {
+  if (exists(entry)) return fork(fileURLToPath(entry), [], { execArgv: [], ...options })
+  const source = new URL(entry.href.replace(/\.js$/, ".ts"))
+  if (!exists(source)) throw new Error(`no module at ${fileURLToPath(entry)} nor its source ${fileURLToPath(source)}`)
+  const tsxEsm = require.resolve("tsx/package.json").replace(/package\.json$/, "dist/esm/index.mjs")
+  return fork(fileURLToPath(source), [], {
+    ...options,
+    execArgv: ["--import", pathToFileURL(tsxEsm).href, ...sourceConditions, ...(options.execArgv ?? [])]
   })
 }

@@ -82,6 +82,7 @@ describe("the compiled server", () => {
         "dist/cli.js",
         "dist/Connectors/ConnectorParseWorker.js",
         "dist/Database/EmbeddedPostgresWorker.js",
+        "dist/Database/EmbeddedPostgresInit.js",
         "dist/ConnectPage/assets/connect.js",
         "dist/ConnectPage/assets/connect.css"
       ]

@@ -2,7 +2,8 @@ import { Data, Effect, Queue } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { Worker } from "node:worker_threads"
-import { startModuleWorker } from "../workerThread.js"
+import { startModuleProcess, startModuleWorker } from "../workerThread.js"
+import type { EmbeddedInitReply, EmbeddedInitRequest } from "./EmbeddedPostgresInit.js"
 import type { EmbeddedWorkerData, EmbeddedWorkerReply, EmbeddedWorkerRequest } from "./EmbeddedPostgresWorker.js"
 
 /** Where a PostgreSQL-wire client reaches the embedded database. */
@@ -57,6 +58,7 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8
 const STOP_WITHIN = "60 seconds"
 
 const workerModule = new URL("./EmbeddedPostgresWorker.js", import.meta.url)
+const initModule = new URL("./EmbeddedPostgresInit.js", import.meta.url)
 
 const cannotStart = "cannot start the embedded database"
 
@@ -136,17 +138,34 @@ const stopServing = (running: RunningWorker) =>
   })
 
 /**
- * Creates a database in a worker of its own (see EmbeddedPostgresWorker.ts), which ends
- * with what initdb left behind. In memory, the new data directory as an archive.
+ * Creates a database in a child process of its own (see EmbeddedPostgresInit.ts), which
+ * takes what initdb allocated with it when it exits. In memory, the new data directory
+ * comes back as an archive. Interrupted, the process is killed.
  */
 const initialize = (dataDir: string | undefined) =>
-  Effect.acquireUseRelease(
-    startWorker({ job: "init", dataDir }, []),
-    (running) =>
-      Effect.flatMap(nextReply(running, cannotStart), (reply) =>
-        reply._tag === "Initialized" ? Effect.succeed(reply) : failure(cannotStart, `unexpected ${reply._tag}`)),
-    ({ worker }) => endWorker(worker)
-  )
+  Effect.async<{ readonly archive: ArrayBuffer | undefined }, EmbeddedDatabaseError>((resume) => {
+    let child: ReturnType<typeof startModuleProcess>
+    try {
+      child = startModuleProcess(initModule, { serialization: "advanced", stdio: ["ignore", "ignore", "pipe", "ipc"] })
+    } catch (error) {
+      resume(Effect.fail(failure(cannotStart, String(error))))
+      return
+    }
+    let reply: EmbeddedInitReply | undefined
+    let stderr = ""
+    child.stderr?.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2000)))
+    child.on("message", (message: EmbeddedInitReply) => (reply = message))
+    child.on("error", (error) => resume(Effect.fail(failure(cannotStart, error.message))))
+    child.on("exit", (code, signal) => {
+      if (reply?._tag === "Initialized" && code === 0) return resume(Effect.succeed({ archive: reply.archive }))
+      const why = reply?._tag === "Failed"
+        ? reply.message
+        : `its process exited with ${signal ?? `code ${code}`}${stderr.trim() === "" ? "" : `: ${stderr.trim()}`}`
+      resume(Effect.fail(failure(cannotStart, why)))
+    })
+    child.send({ dataDir } satisfies EmbeddedInitRequest)
+    return Effect.sync(() => child.kill("SIGKILL"))
+  })
 
 /**
  * Serves the database in `dataDir` (in memory when undefined) from a worker thread. On
@@ -162,7 +181,7 @@ const startServing = (dataDir: string | undefined) =>
     const { address, running } = yield* Effect.acquireRelease(
       Effect.gen(function*() {
         const running = yield* startWorker(
-          { job: "serve", dataDir, archive, wasm: made?.wasm, maxConnections: SOCKET_CONNECTIONS },
+          { dataDir, archive, maxConnections: SOCKET_CONNECTIONS },
           archive === undefined ? [] : [archive]
         )
         const ready = yield* nextReply(running, cannotStart).pipe(
