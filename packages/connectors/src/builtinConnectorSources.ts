@@ -1,4 +1,5 @@
 import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { parse } from "yaml"
 
@@ -17,8 +18,14 @@ export interface BuiltinConnectorSource {
   readonly changelog: ChangelogEntry
 }
 
-/** The package's `connectors/` directory: one level above this module, in `src/` as in the build's `dist/`. */
-export const CONNECTORS_DIR = Path.resolve(import.meta.dirname, "..", "connectors")
+/**
+ * The package's `connectors/` directory, found through the package itself rather than this
+ * module's place: from src/, from dist/ and from inside an application's bundle alike.
+ */
+export const CONNECTORS_DIR = Path.join(
+  Path.dirname(createRequire(import.meta.url).resolve("@switchyard/connectors/package.json")),
+  "connectors"
+)
 
 const isChangelogEntry = (value: unknown): value is ChangelogEntry => {
   const entry = value as Record<string, unknown>

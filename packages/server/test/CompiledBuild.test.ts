@@ -6,12 +6,12 @@ import * as Path from "node:path"
 import { exited, freePort, healthy, waitFor } from "./support/ServerProcess.js"
 
 /*
- * The server as `pnpm start` runs it: built to JavaScript (scripts/build.mjs, tsc --build of
- * the server and the workspace packages it runs on) and started with plain `node dist/main.js`,
- * no TypeScript loader. Every other test runs the sources; this one builds first, so it never
- * reads a stale dist/, and checks what only the compiled layout can get wrong: the workspace
- * packages resolved to their dist/, the files read at run time (connect page assets, built-in
- * connectors' YAML) found from there, and the worker thread's compiled module.
+ * The server as `pnpm start` runs it: built to JavaScript (scripts/build.mjs: tsc --build of
+ * the server and the workspace packages it runs on, then the server bundled into dist/) and
+ * started with plain `node dist/main.js`, no TypeScript loader. Every other test runs the
+ * sources; this one builds first, so it never reads a stale dist/, and checks what only the
+ * bundled layout can get wrong: the files read at run time (connect page assets, built-in
+ * connectors' YAML) found from there, and the worker threads' and child process's modules.
  */
 
 const serverDir = Path.resolve(import.meta.dirname, "..")
@@ -80,11 +80,11 @@ describe("the compiled server", () => {
         "../engine/dist/index.js",
         "dist/main.js",
         "dist/cli.js",
-        "dist/Connectors/ConnectorParseWorker.js",
-        "dist/Database/EmbeddedPostgresWorker.js",
-        "dist/Database/EmbeddedPostgresInit.js",
-        "dist/ConnectPage/assets/connect.js",
-        "dist/ConnectPage/assets/connect.css"
+        "dist/ConnectorParseWorker.js",
+        "dist/EmbeddedPostgresWorker.js",
+        "dist/EmbeddedPostgresInit.js",
+        "dist/assets/connect.js",
+        "dist/assets/connect.css"
       ]
     ) expect({ file, built: Fs.existsSync(Path.join(serverDir, file)) }).toEqual({ file, built: true })
   })
