@@ -89,10 +89,25 @@ const compile = async () => {
 }
 
 /**
+ * The API reference page's module (Scalar's 6 MB script) is imported on the first request
+ * for it (ApiDocsLive.ts), but @effect/platform's index also re-exports it (and the unused
+ * Swagger UI), and esbuild keeps what the index reaches in the chunks loaded at start. The
+ * index is read without those two re-exports: nothing here imports them through it.
+ */
+const apiReferenceOnDemand = {
+  name: "api-reference-on-demand",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/ }, (args) => ({
+      contents: Fs.readFileSync(args.path, "utf8").replace(/^export \* as HttpApi(Scalar|Swagger) from .*$/gm, ""),
+      loader: "js"
+    }))
+  }
+}
+
+/**
  * One ES module per entry point in dist/, shared code in chunks beside them: every module
  * of the server resolves its neighbours (`new URL("./X.js", import.meta.url)`) in that one
- * directory. PGlite stays a package of its own: it loads its WebAssembly and data files
- * from beside its module.
+ * directory.
  */
 const bundle = async () => {
   const esbuild = await import("esbuild")
@@ -108,7 +123,9 @@ const bundle = async () => {
     format: "esm",
     platform: "node",
     target: "node20",
+    // PGlite loads its WebAssembly and data files from beside its module.
     external: ["@electric-sql/pglite", "pg-native"],
+    plugins: [apiReferenceOnDemand],
     // CommonJS dependencies inside an ES module still call `require`.
     banner: { js: "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);" },
     minifySyntax: true,

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Layer } from "effect"
 import { Accounts } from "./Accounts/Accounts.js"
@@ -6,6 +6,7 @@ import { ActionRunner } from "./Actions/ActionRunner.js"
 import { ActionsHttpLive } from "./Actions/Http.js"
 import { AccountsHttpLive } from "./Accounts/Http.js"
 import { ApiKeys } from "./Auth/ApiKeys.js"
+import { ApiDocsLive } from "./ApiDocsLive.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { ConnectPageLive } from "./ConnectPage/ConnectPageLive.js"
 import { ConnectorProfiles } from "./ConnectorProfiles/ConnectorProfiles.js"
@@ -35,5 +36,5 @@ export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
 export const HttpExtrasLive = Layer.mergeAll(
   ErrorResponsesLive,
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
-  HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })
+  ApiDocsLive
 )

@@ -89,6 +89,18 @@ describe("the compiled server", () => {
     ) expect({ file, built: Fs.existsSync(Path.join(serverDir, file)) }).toEqual({ file, built: true })
   })
 
+  it("serves the API reference from the module the bundle loads on demand, kept out of the modules loaded at start", async () => {
+    const scalar = "@scalar/api-reference"
+    const holdingScalar = Fs.readdirSync(Path.join(serverDir, "dist")).filter((file) => file.endsWith(".js"))
+      .filter((file) => Fs.readFileSync(Path.join(serverDir, "dist", file), "utf8").includes(scalar))
+    expect(holdingScalar).toEqual([expect.stringMatching(/^HttpApiScalar-[A-Z0-9]+\.js$/)])
+    const answer = await fetch(`${base}/docs`, { signal: AbortSignal.timeout(60_000) })
+    expect(answer.status).toBe(200)
+    const html = await answer.text()
+    expect(html).toContain("list_accounts")
+    expect(html).toContain(scalar)
+  })
+
   it("answers /healthz and serves the connect page's script and style as they are in the sources", async () => {
     expect((await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) })).status).toBe(200)
     for (const [name, type] of [["connect.js", "text/javascript"], ["connect.css", "text/css"]] as const) {
