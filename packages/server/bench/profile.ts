@@ -1,5 +1,6 @@
 /*
- * `pnpm --filter @switchyard/server bench:profile`: where a unified call's CPU goes. Starts the
+ * `pnpm --filter @switchyard/server bench:profile`: where a unified call's CPU goes (the list,
+ * or with PROFILE_TARGET=get one application). Starts the
  * provider stand-in and Switchyard on the embedded default (as the benchmark does, plus
  * `--cpu-prof`), loads the
  * unified list at 50 connections for PROFILE_SECONDS (default 10) with autocannon, stops the
@@ -16,6 +17,12 @@ import { atCleanup, installCleanup, interrupted, spawnChild, stopAll, waitFor } 
 import { basicAuth, BENCH_KEY, repoDir, serverCommand, serverDir, setUpAccount, SOURCE_FLAGS, startSwitchyard } from "./switchyard.js"
 
 const SECONDS = Number(process.env["PROFILE_SECONDS"] ?? 10)
+const TARGET = process.env["PROFILE_TARGET"] === "get" ? "get" : "list"
+
+const firstApplicationId = async (baseUrl: string, headers: Record<string, string>) => {
+  const page = await (await fetch(`${baseUrl}/unified/ats/applications?page_size=1`, { headers })).json() as { data: ReadonlyArray<{ id: string }> }
+  return page.data[0]!.id
+}
 
 interface ProfileNode {
   readonly id: number
@@ -93,9 +100,11 @@ const main = async () => {
   const server = await startSwitchyard({ ...command, args: ["--cpu-prof", `--cpu-prof-dir=${profiles}`, "build/main.js"] })
   const accountId = await setUpAccount(server.baseUrl, provider)
   const headers = { authorization: basicAuth(BENCH_KEY), "x-account-id": accountId }
-  const load = { url: `${server.baseUrl}/unified/ats/applications?page_size=100`, connections: 50, headers, behind: [server.child, providerProcess] }
+  // PROFILE_TARGET=get: one record per answer, so what every request costs whatever its size.
+  const path = TARGET === "get" ? "/unified/ats/applications/" + await firstApplicationId(server.baseUrl, headers) : "/unified/ats/applications?page_size=100"
+  const load = { url: `${server.baseUrl}${path}`, connections: 50, headers, behind: [server.child, providerProcess] }
   const result = await runAutocannon({ ...load, seconds: SECONDS }, scratch)
-  console.log(`unified list, 50 connections, ${SECONDS} s under the profiler: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms`)
+  console.log(`GET ${path}, 50 connections, ${SECONDS} s under the profiler: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms`)
   await server.stop()
   await stopAll()
   for (const file of readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"))) summarize(join(profiles, file))
