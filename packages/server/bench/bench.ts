@@ -28,6 +28,7 @@ import { createBenchDatabase, printableUrl } from "./postgres.js"
 import { atCleanup, completed, freePort, installCleanup, interrupted, spawnChild, stopAll, waitFor } from "./processes.js"
 import { formatMb, rssMb, settledRssMb } from "./rss.js"
 import { basicAuth, BENCH_KEY, repoDir, serverCommand, serverDir, setUpAccount, shippedGreenhouse, SOURCE_FLAGS, startSwitchyard } from "./switchyard.js"
+import { startProviderStandIn } from "./providerStandIn.js"
 import { formatTable, resultsTable, type Row } from "./table.js"
 
 const envInt = (name: string, fallback: number) => {
@@ -102,12 +103,7 @@ const main = async () => {
   log(`connector: a copy of ${connector.file.replace(`${repoDir}/`, "")} without its 10 requests/s rate limit`)
   log("")
 
-  // Provider stand-in: prints {"baseUrl","apiKey"} once listening.
-  const providerProcess = spawnChild("provider stand-in", process.execPath, [...SOURCE_FLAGS, "bench/provider.ts"], { cwd: serverDir, env: process.env })
-  const provider = await waitFor("the provider stand-in's URL", () => {
-    const line = providerProcess.stdout().split("\n")[0]
-    return line?.startsWith("{") && providerProcess.stdout().includes("\n") ? JSON.parse(line) as { baseUrl: string; apiKey: string } : undefined
-  }, { timeoutMs: 60_000, child: providerProcess })
+  const { process: providerProcess, provider } = await startProviderStandIn()
 
   const proxyPort = await freePort()
   const proxyProcess = spawnChild("hand-written proxy", process.execPath, ["bench/handWrittenProxy.mjs", String(proxyPort), provider.baseUrl, provider.apiKey], {

@@ -13,8 +13,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import * as Os from "node:os"
 import { join } from "node:path"
 import { runAutocannon } from "./autocannon.js"
-import { atCleanup, installCleanup, interrupted, spawnChild, stopAll, waitFor } from "./processes.js"
-import { basicAuth, BENCH_KEY, repoDir, serverCommand, serverDir, setUpAccount, SOURCE_FLAGS, startSwitchyard } from "./switchyard.js"
+import { startProviderStandIn } from "./providerStandIn.js"
+import { atCleanup, installCleanup, interrupted, stopAll } from "./processes.js"
+import { basicAuth, BENCH_KEY, repoDir, serverCommand, setUpAccount, startSwitchyard } from "./switchyard.js"
 
 const SECONDS = Number(process.env["PROFILE_SECONDS"] ?? 10)
 const TARGET = process.env["PROFILE_TARGET"] === "get" ? "get" : "list"
@@ -88,11 +89,7 @@ const main = async () => {
   const profiles = mkdtempSync(join(Os.tmpdir(), "switchyard-profile-"))
   const scratch = mkdtempSync(join(Os.tmpdir(), "switchyard-profile-scratch-"))
   atCleanup(() => rmSync(scratch, { recursive: true, force: true }))
-  const providerProcess = spawnChild("provider stand-in", process.execPath, [...SOURCE_FLAGS, "bench/provider.ts"], { cwd: serverDir, env: process.env })
-  const provider = await waitFor("the provider stand-in's URL", () => {
-    const line = providerProcess.stdout().split("\n")[0]
-    return line?.startsWith("{") && providerProcess.stdout().includes("\n") ? JSON.parse(line) as { baseUrl: string; apiKey: string } : undefined
-  }, { timeoutMs: 60_000, child: providerProcess })
+  const { process: providerProcess, provider } = await startProviderStandIn()
   // The compiled modules before bundling (build/): the bundle's minified chunks would hide
   // which module a function is in. On the embedded default: what a newcomer runs; the
   // database's thread is profiled too.

@@ -37,6 +37,14 @@ const exists = (url: URL) => {
   }
 }
 
+/** The compiled module `entry` when it exists, else its `.ts` source (which must exist). */
+const moduleToRun = (entry: URL): { readonly url: URL; readonly compiled: boolean } => {
+  if (exists(entry)) return { url: entry, compiled: true }
+  const source = new URL(entry.href.replace(/\.js$/, ".ts"))
+  if (!exists(source)) throw new Error(`no worker module at ${fileURLToPath(entry)} nor its source ${fileURLToPath(source)}`)
+  return { url: source, compiled: false }
+}
+
 /**
  * From sources, the worker reads the workspace packages' sources too: their exports send
  * node to the build in dist/ (missing or stale while the sources are being worked on)
@@ -52,10 +60,9 @@ const sourceConditions = ["--conditions=switchyard-source"]
  * the Worker's `error` event.
  */
 export const startModuleWorker = (entry: URL, options: WorkerOptions = {}): Worker => {
-  if (exists(entry)) return new Worker(entry, options)
-  const source = new URL(entry.href.replace(/\.js$/, ".ts"))
-  if (!exists(source)) throw new Error(`no worker module at ${fileURLToPath(entry)} nor its source ${fileURLToPath(source)}`)
-  return new Worker(bootstrap(source), {
+  const module = moduleToRun(entry)
+  if (module.compiled) return new Worker(module.url, options)
+  return new Worker(bootstrap(module.url), {
     ...options,
     execArgv: [...(options.execArgv ?? []), ...sourceConditions],
     eval: true
@@ -69,11 +76,10 @@ export const startModuleWorker = (entry: URL, options: WorkerOptions = {}): Work
  * come before the given `execArgv`.
  */
 export const startModuleProcess = (entry: URL, options: ForkOptions = {}): ChildProcess => {
-  if (exists(entry)) return fork(fileURLToPath(entry), [], { execArgv: [], ...options })
-  const source = new URL(entry.href.replace(/\.js$/, ".ts"))
-  if (!exists(source)) throw new Error(`no module at ${fileURLToPath(entry)} nor its source ${fileURLToPath(source)}`)
+  const module = moduleToRun(entry)
+  if (module.compiled) return fork(fileURLToPath(module.url), [], { execArgv: [], ...options })
   const tsxEsm = require.resolve("tsx/package.json").replace(/package\.json$/, "dist/esm/index.mjs")
-  return fork(fileURLToPath(source), [], {
+  return fork(fileURLToPath(module.url), [], {
     ...options,
     execArgv: ["--import", pathToFileURL(tsxEsm).href, ...sourceConditions, ...(options.execArgv ?? [])]
   })
