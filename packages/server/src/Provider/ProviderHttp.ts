@@ -141,8 +141,17 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       return http
     }
 
-    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string, provider: string) =>
-      response.stream.pipe(
+    /**
+     * The body of an answer, failing past MAX_RESPONSE_BYTES. One announced within the bound is
+     * read whole (the HTTP parser stops at Content-Length): counting a stream's chunks costs more
+     * than the call itself, and nearly every provider announces its length.
+     */
+    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string, provider: string) => {
+      const announced = contentLengthOf(response.headers["content-length"])
+      if (announced !== undefined && announced <= MAX_RESPONSE_BYTES) {
+        return Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+      }
+      return response.stream.pipe(
         Stream.runFoldEffect({ size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
           const size = state.size + chunk.length
           if (size > MAX_RESPONSE_BYTES) {
@@ -165,6 +174,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           return bytes
         })
       )
+    }
 
     const tooLarge = (url: string, size: number | undefined) =>
       new ProviderTransportError({
