@@ -1,11 +1,11 @@
-import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { ProviderRequest } from "@switchyard/engine"
 import { Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { MockAgent } from "undici"
 import { SwitchyardConfig } from "../src/Config.js"
-import { OutboundHttp } from "../src/Provider/OutboundHttp.js"
+import { OutboundHttp, outboundHttpOver } from "../src/Provider/OutboundHttp.js"
 import { ProviderHttp } from "../src/Provider/ProviderHttp.js"
 import { retryableFailure } from "../src/Provider/RetryPolicy.js"
 import { testConfig } from "./support/TestServer.js"
@@ -15,16 +15,30 @@ import { testConfig } from "./support/TestServer.js"
  * answer was lost, so only idempotent methods repeat after a timeout or a dropped connection.
  */
 
-type Behaviour = "hang" | "reset"
+type Behaviour = "hang" | "reset" | "stall" | "endless"
 
-/** A provider that counts requests and never answers them (hang) or drops the connection (reset). */
+/**
+ * A provider that counts requests and never answers them (hang), drops the connection (reset),
+ * sends its headers and then nothing (stall), or streams a body without a length that never
+ * ends (endless).
+ */
 const misbehavingProvider = (behaviour: Behaviour) =>
   Effect.acquireRelease(
     Effect.async<{ readonly server: Server; readonly url: string; readonly received: () => number }>((resume) => {
       let received = 0
-      const server = createServer((request) => {
+      const server = createServer((request, response) => {
         received++
         if (behaviour === "reset") request.socket.destroy()
+        if (behaviour === "stall") response.writeHead(200, { "content-type": "application/json" }).write("[")
+        if (behaviour === "endless") {
+          response.writeHead(200, { "content-type": "application/json" })
+          const chunk = Buffer.alloc(1024 * 1024, " ")
+          const more = () => {
+            while (!response.destroyed && response.write(chunk));
+          }
+          response.on("drain", more)
+          more()
+        }
       })
       server.listen(0, "127.0.0.1", () => {
         const { port } = server.address() as AddressInfo
@@ -72,6 +86,16 @@ layer(Live, { excludeTestServices: true })("provider HTTP retries without an ans
       expect(yield* attempts("hang", "POST")).toEqual({ reason: "timeout", received: 1 })
     }))
 
+  it.effect("an answer whose body stops coming is a timeout like one that never starts", () =>
+    Effect.gen(function*() {
+      expect(yield* attempts("stall", "GET")).toEqual({ reason: "timeout", received: 3 })
+    }))
+
+  it.effect("an answer without a length is cut off once it passes the bound, not read to its end", () =>
+    Effect.gen(function*() {
+      expect(yield* attempts("endless", "GET")).toEqual({ reason: "too_large", received: 1 })
+    }))
+
   it.effect("a connection dropped after the request is repeated only for idempotent methods", () =>
     Effect.gen(function*() {
       expect(yield* attempts("reset", "PUT")).toEqual({ reason: "unreachable", received: 3 })
@@ -109,16 +133,18 @@ describe("retryableFailure", () => {
   })
 })
 
-/** Outbound HTTP is one layer given at the edge: here a canned answer instead of the network. */
-const canned = HttpClient.make((request) =>
-  Effect.succeed(HttpClientResponse.fromWeb(
-    request,
-    new Response(JSON.stringify({ from: "the test layer" }), { status: 200, headers: { "content-type": "application/json" } })
-  ))
-)
+/** Outbound HTTP is one layer given at the edge: here undici's MockAgent answers instead of the network. */
+const canned = Layer.sync(OutboundHttp, () => {
+  const agent = new MockAgent()
+  agent.disableNetConnect()
+  agent.get("http://93.184.215.14").intercept({ path: "/v1/things", method: "GET" })
+    .reply(200, { from: "the test layer" }, { headers: { "content-type": "application/json" } })
+    .persist()
+  return OutboundHttp.make(outboundHttpOver(agent, agent))
+})
 
 const WithCannedOutbound = ProviderHttp.Default.pipe(
-  Layer.provide(Layer.succeed(OutboundHttp, OutboundHttp.make({ client: canned, foreignClient: canned }))),
+  Layer.provide(canned),
   Layer.provide(SwitchyardConfig.Default),
   Layer.provide(Layer.setConfigProvider(testConfig(undefined)))
 )

@@ -9,7 +9,7 @@ import {
 } from "@switchyard/engine"
 import { Chunk, Clock, Duration, Effect, Either, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
-import { OutboundHttp } from "./OutboundHttp.js"
+import { neverConnected, OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
 import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
@@ -27,18 +27,6 @@ export interface TransportOptions {
   /** Requests per second the provider tolerates per account (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
-}
-
-/** Connection errors that mean the request never left: safe to repeat whatever the method. */
-const connectErrorCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"])
-
-const neverConnected = (cause: unknown): boolean => {
-  for (let current = cause, depth = 0; typeof current === "object" && current !== null && depth < 5; depth++) {
-    const code = (current as { readonly code?: unknown }).code
-    if (typeof code === "string" && connectErrorCodes.has(code)) return true
-    current = (current as { readonly cause?: unknown }).cause
-  }
-  return false
 }
 
 /** Failures of requests that never reached the provider (see `neverConnected`). */
@@ -218,11 +206,68 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     }
 
     /**
-     * One attempt: a response of any status, or a transport failure; `idle` bounds each wait
-     * of a streamed body. A 2xx body that claims JSON and does not parse is the provider's
-     * fault (`invalid_response`, never retried: a write may have been done).
+     * What an answer read whole says: its body parsed as the request's `responseType` asks. A 2xx
+     * body that claims JSON and does not parse is the provider's fault (`invalid_response`, never
+     * retried: a write may have been done).
      */
-    const attempt = (
+    const answerOf = (
+      request: ProviderRequest,
+      status: number,
+      headers: Readonly<Record<string, string>>,
+      bytes: Uint8Array,
+      redactedUrl: string,
+      provider: string
+    ): Effect.Effect<ProviderResponse, ProviderTransportError> => {
+      const body = decodeBody(bytes, headers["content-type"], request.responseType)
+      if (body !== malformedJson) return Effect.succeed({ status, headers, body })
+      const text = new TextDecoder().decode(bytes)
+      return isSuccess(status)
+        ? Effect.fail(new ProviderTransportError({
+          reason: "invalid_response",
+          message: `${provider} answered ${status} with a body that is not valid JSON`,
+          url: redactedUrl,
+          response: { status, headers, body: redactText(text, request.secrets) }
+        }))
+        : Effect.succeed({ status, headers, body: text })
+    }
+
+    const timedOut = (timeout: Duration.Duration, url: string) =>
+      new ProviderTransportError({
+        reason: "timeout",
+        message: `provider did not answer within ${Duration.format(timeout)}`,
+        url
+      })
+
+    const unreachable = (url: string, why: string, never: boolean) => {
+      const failure = new ProviderTransportError({ reason: "unreachable", message: `provider unreachable: ${why}`, url })
+      if (never) undelivered.add(failure)
+      return failure
+    }
+
+    /** One attempt whose answer is read whole (JSON, text or bytes), within `timeout`. */
+    const bufferedAttempt = (request: ProviderRequest, timeout: Duration.Duration, redactedUrl: string, provider: string) =>
+      (request.foreign === true ? outbound.foreignSend : outbound.send)(toHttpRequest(request), {
+        timeoutMs: Duration.toMillis(timeout),
+        maxBytes: MAX_RESPONSE_BYTES
+      }).pipe(
+        Effect.catchTags({
+          OutboundTimeout: () => Effect.fail(timedOut(timeout, redactedUrl)),
+          OutboundTooLarge: ({ status }) =>
+            Effect.fail(new ProviderTransportError({
+              reason: "too_large",
+              message: `${provider} answered ${status} with a response larger than ${MAX_RESPONSE_BYTES} bytes`,
+              url: redactedUrl
+            })),
+          OutboundUnreachable: ({ neverConnected }) => Effect.fail(unreachable(redactedUrl, "connection failed", neverConnected))
+        }),
+        Effect.flatMap((answer) => answerOf(request, answer.status, answer.headers, answer.bytes, redactedUrl, provider))
+      )
+
+    /**
+     * One attempt of a `stream` request: a 2xx body is left on the socket (`idle` bounds each
+     * wait of it), other answers are read whole, within `timeout` up to the answer.
+     */
+    const streamingAttempt = (
       request: ProviderRequest,
       timeout: Duration.Duration,
       redactedUrl: string,
@@ -231,46 +276,37 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     ) =>
       (request.foreign === true ? outbound.foreignClient : outbound.client).execute(toHttpRequest(request)).pipe(
         Effect.flatMap((response) =>
-          request.responseType === "stream" && isSuccess(response.status)
+          isSuccess(response.status)
             ? Effect.map(streamed(response, redactedUrl, idle), (body): ProviderResponse => ({
               status: response.status,
               headers: response.headers,
               body
             }))
-            : Effect.flatMap(readBounded(response, redactedUrl, provider), (bytes) => {
-              const body = decodeBody(bytes, response.headers["content-type"], request.responseType)
-              if (body !== malformedJson) return Effect.succeed<ProviderResponse>({ status: response.status, headers: response.headers, body })
-              const text = new TextDecoder().decode(bytes)
-              const answer: ProviderResponse = { status: response.status, headers: response.headers, body: text }
-              return isSuccess(response.status)
-                ? Effect.fail(new ProviderTransportError({
-                  reason: "invalid_response",
-                  message: `${provider} answered ${response.status} with a body that is not valid JSON`,
-                  url: redactedUrl,
-                  response: { ...answer, body: redactText(text, request.secrets) }
-                }))
-                : Effect.succeed(answer)
-            })
+            : Effect.flatMap(
+              readBounded(response, redactedUrl, provider),
+              (bytes) => answerOf(request, response.status, response.headers, bytes, redactedUrl, provider)
+            )
         ),
-        Effect.timeoutFail({
-          duration: timeout,
-          onTimeout: () =>
-            new ProviderTransportError({
-              reason: "timeout",
-              message: `provider did not answer within ${Duration.format(timeout)}`,
-              url: redactedUrl
-            })
-        }),
-        Effect.catchTag("RequestError", "ResponseError", (error) => {
-          const failure = new ProviderTransportError({
-            reason: "unreachable",
-            message: `provider unreachable: ${error.reason === "Transport" ? "connection failed" : error.reason}`,
-            url: redactedUrl
-          })
-          if (error._tag === "RequestError" && neverConnected(error.cause)) undelivered.add(failure)
-          return Effect.fail(failure)
-        })
+        Effect.timeoutFail({ duration: timeout, onTimeout: () => timedOut(timeout, redactedUrl) }),
+        Effect.catchTag("RequestError", "ResponseError", (error) =>
+          Effect.fail(unreachable(
+            redactedUrl,
+            error.reason === "Transport" ? "connection failed" : error.reason,
+            error._tag === "RequestError" && neverConnected(error.cause)
+          )))
       )
+
+    /** One attempt: a response of any status, or a transport failure. */
+    const attempt = (
+      request: ProviderRequest,
+      timeout: Duration.Duration,
+      redactedUrl: string,
+      idle: Duration.Duration,
+      provider: string
+    ) =>
+      request.responseType === "stream"
+        ? streamingAttempt(request, timeout, redactedUrl, idle, provider)
+        : bufferedAttempt(request, timeout, redactedUrl, provider)
 
     /** One admitted attempt: waits its rate slot and a connection permit; a retryable answer fails. */
     const admittedAttempt = (
