@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ProviderTransportError } from "@switchyard/engine"
-import { Duration, Effect, Random, type Schedule, ScheduleDecision } from "effect"
-import { type AttemptFailure, defaultRetryPolicy, RetryableAnswer, retrySchedule } from "../src/Provider/RetryPolicy.js"
+import { Duration, Effect, Random, Schedule, ScheduleDecision } from "effect"
+import { type AttemptFailure, defaultRetryPolicy, RetryableAnswer, retriedAfterFailure, retrySchedule } from "../src/Provider/RetryPolicy.js"
 
 /*
  * The provider retry schedule, run step by step without sleeping: the test clock stays at 0,
@@ -69,5 +69,29 @@ describe("retrySchedule", () => {
       expect(yield* waits("POST", [failure("unreachable")], { delivered: false })).toEqual([100])
       expect(yield* waits("PUT", [failure("timeout")], { delivered: true })).toEqual([100])
       expect(yield* waits("GET", [failure("too_large")], { delivered: true })).toEqual([])
+    }))
+})
+
+describe("retriedAfterFailure", () => {
+  /** Tries that fail with 1, 2, … until `failures` have failed, then succeed; and what the schedule was shown. */
+  const tries = (failures: number, retry: (once: Effect.Effect<number, number>, schedule: Schedule.Schedule<unknown, number>) => Effect.Effect<number, number>) =>
+    Effect.gen(function*() {
+      let count = 0
+      const shown: Array<number> = []
+      const schedule = Schedule.recurs(3).pipe(Schedule.whileInput((failure: number) => {
+        shown.push(failure)
+        return true
+      }))
+      const once = Effect.suspend(() => ++count > failures ? Effect.succeed(count) : Effect.fail(count))
+      const outcome = yield* Effect.either(retry(once, schedule))
+      return { outcome, count, shown }
+    })
+
+  it.effect("tries and shows the schedule exactly what Effect.retry does", () =>
+    Effect.gen(function*() {
+      for (const failures of [0, 1, 3, 4, 9]) {
+        expect(yield* tries(failures, (once, schedule) => retriedAfterFailure(schedule)(once)))
+          .toEqual(yield* tries(failures, (once, schedule) => Effect.retry(once, schedule)))
+      }
     }))
 })

@@ -15,7 +15,7 @@ import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
-import { defaultRetryPolicy, RetryableAnswer, retryableStatus, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
+import { defaultRetryPolicy, RetryableAnswer, retryableStatus, retriedAfterFailure, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
 
 export { type CallRecorder, type RawCall, type RecordedCall, redactCall } from "./CallRecorder.js"
 
@@ -382,16 +382,19 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             ...(status === undefined ? {} : { "http.response.status_code": status })
           })
         return yield* once.pipe(
-          Effect.retry(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
-          Effect.tapBoth({
-            onSuccess: (response) => outcome(response.status),
-            onFailure: (failure) => outcome(failure._tag === "RetryableAnswer" ? failure.response.status : failure.response?.status)
-          }),
+          retriedAfterFailure(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
           Effect.matchEffect({
-            onSuccess: (response) => Effect.as(record(response), response),
-            onFailure: (failure) =>
-              failure._tag === "RetryableAnswer"
-                ? Effect.zipRight(
+            onSuccess: (response) => Effect.zipRight(outcome(response.status), Effect.as(record(response), response)),
+            onFailure: (failure) => {
+              if (failure._tag !== "RetryableAnswer") {
+                return Effect.zipRight(
+                  outcome(failure.response?.status),
+                  Effect.zipRight(record(failure.reason === "invalid_response" ? failure.response ?? null : null), failure)
+                )
+              }
+              return Effect.zipRight(
+                outcome(failure.response.status),
+                Effect.zipRight(
                   record(failure.response),
                   new ProviderTransportError({
                     reason: failure.response.status === 429 ? "rate_limited" : "unavailable",
@@ -401,7 +404,8 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
                     response: { ...failure.response, body: redactValue(failure.response.body, request.secrets) }
                   })
                 )
-                : Effect.zipRight(record(failure.reason === "invalid_response" ? failure.response ?? null : null), failure)
+              )
+            }
           })
         )
       })

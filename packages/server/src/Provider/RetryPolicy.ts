@@ -81,3 +81,22 @@ export const retrySchedule = (
     ),
     Schedule.addDelay((wait) => wait)
   )
+
+/**
+ * `Effect.retry(schedule)` that sets the schedule up only once the first try failed: most
+ * calls succeed at once, and a schedule's driver is dozens of Effect steps. The schedule sees
+ * the same failures in the same order (the first is handed to it as it was).
+ */
+export const retriedAfterFailure = <Out, E>(schedule: Schedule.Schedule<Out, E>) =>
+<A, R>(once: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.catchAll(once, (first) => {
+    let replayed = false
+    return Effect.retry(
+      Effect.suspend(() => {
+        if (replayed) return once
+        replayed = true
+        return Effect.fail(first)
+      }),
+      schedule
+    )
+  })
