@@ -7,6 +7,7 @@
 import { createRequire } from "node:module"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { cpuMs } from "./cpu.js"
 import { type Child, completed, spawnChild } from "./processes.js"
 
 const autocannonBin = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
@@ -20,7 +21,10 @@ export interface Load {
   readonly method?: "GET" | "POST"
   readonly body?: string
   readonly headers: Readonly<Record<string, string>>
-  /** Processes behind the target (server, provider): named with their last output if one died. */
+  /**
+   * Processes behind the URL, the one that answers it first (server, then provider): named with
+   * their last output if one died; the first one's CPU time per request is reported.
+   */
   readonly behind?: ReadonlyArray<Child>
 }
 
@@ -30,6 +34,8 @@ export interface LoadResult {
   /** Milliseconds; autocannon records whole milliseconds. */
   readonly p50: number
   readonly p99: number
+  /** CPU time (user + system, all threads) the first process `behind` spent per request, in ms. */
+  readonly cpuMsPerRequest: number | undefined
 }
 
 interface AutocannonReport {
@@ -56,8 +62,11 @@ export const runAutocannon = async (load: Load, scratchDir: string): Promise<Loa
   args.push(load.url)
   // Without PORT: autocannon reads it as the target's port.
   const { PORT: _port, ...env } = process.env
+  const target = load.behind?.[0]
+  const cpuBefore = target === undefined ? undefined : cpuMs(target.pid)
   const child = spawnChild(`autocannon ${load.method ?? "GET"} ${load.url} -c ${load.connections}`, process.execPath, args, { cwd: scratchDir, env })
   const stdout = await completed(child)
+  const cpuAfter = target === undefined ? undefined : cpuMs(target.pid)
   let report: AutocannonReport
   try {
     report = JSON.parse(stdout.trim().split("\n").pop()!) as AutocannonReport
@@ -76,7 +85,8 @@ export const runAutocannon = async (load: Load, scratchDir: string): Promise<Loa
     // average of per-second samples would undercount a run of -a N; total over the run's duration does not.
     reqPerSec: report.requests.total / report.duration,
     p50: report.latency.p50,
-    p99: report.latency.p99
+    p99: report.latency.p99,
+    cpuMsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / report.requests.total
   }
 }
 

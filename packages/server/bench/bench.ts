@@ -128,7 +128,8 @@ const main = async () => {
     const warm = await runAutocannon({ ...load, seconds: WARMUP_SECONDS }, scratch)
     const result = await runAutocannon({ ...load, seconds: DURATION }, scratch)
     rows.push({ ...row, result })
-    log(`  ${row.path} [${row.database}] c=${row.clients}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`)
+    log(`  ${row.path} [${row.database}] c=${row.clients}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
+      (result.cpuMsPerRequest === undefined ? "" : `, ${result.cpuMsPerRequest.toFixed(2)} CPU ms/request`))
     return warm.requests + result.requests
   }
 

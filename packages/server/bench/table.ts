@@ -50,13 +50,14 @@ export const resultsTable = (rows: ReadonlyArray<Row>): string => {
       row.result.reqPerSec.toFixed(0),
       row.result.p50.toFixed(0),
       row.result.p99.toFixed(0),
+      row.result.cpuMsPerRequest === undefined ? "—" : row.result.cpuMsPerRequest.toFixed(2),
       row.handWritten ? "(baseline)" : compared ? `${(row.result.reqPerSec / base.result.reqPerSec).toFixed(2)}×` : "—",
       compared ? signed(row.result.p50 - base.result.p50) : "—",
       compared ? signed(row.result.p99 - base.result.p99) : "—"
     ])
   })
   return formatTable(
-    ["path", "database", "clients", "req/s", "p50 ms", "p99 ms", "req/s ÷ hand-written", "p50 − hand-written (ms)", "p99 − hand-written (ms)"],
+    ["path", "database", "clients", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "req/s ÷ hand-written", "p50 − hand-written (ms)", "p99 − hand-written (ms)"],
     body,
     2
   )
