@@ -89,7 +89,8 @@ const headerRecord = (headers: Dispatcher.ResponseData["headers"]): Record<strin
   return record
 }
 
-const announcedLength = (value: string | undefined): number | undefined =>
+/** A Content-Length header's value, when it is one. */
+export const contentLengthOf = (value: string | undefined): number | undefined =>
   value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined
 
 /** The body, or OutboundTooLarge past `maxBytes`; the socket is released either way. */
@@ -154,7 +155,7 @@ const sendBuffered = (dispatcher: Dispatcher) =>
     }).then(
       async (response: Dispatcher.ResponseData<null>) => {
         const headers = headerRecord(response.headers)
-        const bytes = await readBody(response.body, announcedLength(headers["content-length"]), options.maxBytes)
+        const bytes = await readBody(response.body, contentLengthOf(headers["content-length"]), options.maxBytes)
         settle(
           bytes === undefined
             ? Effect.fail(new OutboundTooLarge({ status: response.statusCode }))

@@ -9,7 +9,7 @@ import {
 } from "@switchyard/engine"
 import { Chunk, Clock, Duration, Effect, Either, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
-import { neverConnected, OutboundHttp } from "./OutboundHttp.js"
+import { contentLengthOf, neverConnected, OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
 import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
@@ -36,9 +36,6 @@ const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
 /** Calls of one account that may wait for a connection or a rate slot; more answer 429. */
 const MAX_WAITING_PER_ACCOUNT = 256
-
-const contentLengthOf = (value: string | undefined): number | undefined =>
-  value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined
 
 const isSuccess = (status: number) => status >= 200 && status < 300
 
@@ -129,17 +126,9 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       return http
     }
 
-    /**
-     * The body of an answer, failing past MAX_RESPONSE_BYTES. One announced within the bound is
-     * read whole (the HTTP parser stops at Content-Length): counting a stream's chunks costs more
-     * than the call itself, and nearly every provider announces its length.
-     */
-    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string, provider: string) => {
-      const announced = contentLengthOf(response.headers["content-length"])
-      if (announced !== undefined && announced <= MAX_RESPONSE_BYTES) {
-        return Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
-      }
-      return response.stream.pipe(
+    /** The body of an answer of the platform client (error answers to streamed downloads), failing past MAX_RESPONSE_BYTES. */
+    const readBounded = (response: HttpClientResponse.HttpClientResponse, url: string, provider: string) =>
+      response.stream.pipe(
         Stream.runFoldEffect({ size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
           const size = state.size + chunk.length
           if (size > MAX_RESPONSE_BYTES) {
@@ -162,7 +151,6 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           return bytes
         })
       )
-    }
 
     const tooLarge = (url: string, size: number | undefined) =>
       new ProviderTransportError({
