@@ -8,6 +8,8 @@ import { baselineOf, type Row } from "./table.js"
 export interface ServerMemory {
   readonly database: "embedded" | "postgres"
   readonly idle: number | undefined
+  /** RSS after a further minute without requests: once V8 has given back start-up garbage. */
+  readonly idleLater: number | undefined
   readonly afterFirst: number | undefined
   readonly afterAll: number | undefined
   /** Unified list requests answered when `afterAll` was read. */
