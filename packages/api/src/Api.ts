@@ -29,6 +29,7 @@ import { UnifiedAtsGroup } from "./Unified/Ats.js"
 import { documentOpenUnifiedRequestBodies } from "./Unified/Common.js"
 import { UnifiedHrisGroup } from "./Unified/Hris.js"
 import { UnifiedLmsGroup } from "./Unified/Lms.js"
+import { UnifiedProxyGroup } from "./Unified/Proxy.js"
 
 /** The whole Switchyard API: the server implements it, the client is derived from it. */
 export class Api extends HttpApi.make("switchyard")
@@ -41,6 +42,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)
+  .add(UnifiedProxyGroup)
   .addError(BadRequestBody)
   .addError(UnauthorizedBody)
   .addError(ForbiddenBody)

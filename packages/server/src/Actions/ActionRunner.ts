@@ -5,9 +5,14 @@ import {
   credentialSecrets,
   defaultRunLimits,
   inputsFromRequest,
+  PROXY_ACTION_ID,
+  type ProxyCall,
+  type ProviderResponse,
   ProviderTransport,
   ProviderTransportError,
   runAction,
+  type RunContext,
+  sendProxyRequest,
   sha256Hex
 } from "@switchyard/engine"
 import { Cause, Effect, Option, Ref } from "effect"
@@ -16,14 +21,14 @@ import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
-import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
+import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
 import { toApiError } from "../toApiError.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
 import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
-import { RequestLog } from "./RequestLog.js"
+import { RequestLog, type RequestLogEntry } from "./RequestLog.js"
 
 export interface ActionRequestParts {
   readonly query?: Readonly<Record<string, unknown>> | undefined
@@ -68,7 +73,8 @@ const standIn = (
 /**
  * Runs one connector action for one account: account-state rules, profile enablement,
  * provider HTTP for the account, error mapping, request log and `last_request`, and for
- * writes with an Idempotency-Key a replay of the first result.
+ * writes with an Idempotency-Key a replay of the first result. The unified proxy's requests
+ * go through the same account run (`proxy`).
  */
 export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/ActionRunner", {
   effect: Effect.gen(function*() {
@@ -85,33 +91,22 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       (Math.max(config.providerDeadlineMs, defaultRunLimits.actionTimeoutMs) + ABANDONED_MARGIN_MS) / 1000
     )
 
-    const execute = (
+    /**
+     * One piece of provider work for an account (an action run, a proxy call): `last_request`,
+     * the account's transport (its rate limit and retries), fresh OAuth2 credentials and their
+     * renewal on a 401, every failure redacted of the account's secrets, and one request log
+     * entry with the status and message the caller is answered with.
+     */
+    const runForAccount = <A>(
       projectId: string,
       accountId: string,
-      actionId: string,
-      parts: ActionRequestParts,
-      options: RunOptions
-    ): Effect.Effect<ActionRunResult, ActionRunError> =>
+      context: AccountContext,
+      started: number,
+      kind: RequestLogEntry["kind"],
+      logAction: string,
+      work: (runContext: RunContext) => Effect.Effect<A, ActionError, ProviderTransport>
+    ): Effect.Effect<{ readonly value: A; readonly calls: ReadonlyArray<RecordedCall> }, ActionError | AccountBlocked | AccountNotFound> =>
       Effect.gen(function*() {
-        const started = Date.now()
-        const context = options.context ?? (yield* contexts.resolve(projectId, accountId))
-        yield* Effect.annotateCurrentSpan({
-          "switchyard.connector.key": context.version.key,
-          "switchyard.connector.version": context.version.version
-        })
-        const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
-        if (action === undefined) {
-          return yield* new ActionNotFound({
-            connectorKey: context.version.key,
-            connectorVersion: context.version.version,
-            actionId,
-            kind: "action"
-          })
-        }
-        if (context.profile !== undefined && !context.profile.enabled_actions.includes(actionId)) {
-          return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
-        }
-        yield* lastRequests.touch(accountId)
         // what must never leave in a capture, log or error: all but fields declared `secret: false`,
         // of every credentials the run uses (refreshed ones join)
         const secrets = [...credentialSecrets(context.connector, context.credentials)]
@@ -146,19 +141,13 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           )
         const run = Effect.gen(function*() {
           const credentials = refreshable ? using(yield* refresher.fresh(context, recorder)) : context.credentials
-          return yield* runAction(
-            context.connector,
-            actionId,
-            options.inputs ?? inputsFromRequest(action, parts),
-            {
-              credentials,
-              settings,
-              authMethod: context.account.auth_method ?? undefined,
-              downloads: options.downloads,
-              ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
-              ...(refreshable ? { refreshAccessToken } : {})
-            }
-          )
+          return yield* work({
+            credentials,
+            settings,
+            authMethod: context.account.auth_method ?? undefined,
+            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
+            ...(refreshable ? { refreshAccessToken } : {})
+          })
         }).pipe(
           Effect.provideService(ProviderTransport, transport),
           Effect.mapError((failure) =>
@@ -177,8 +166,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           yield* requestLog.record({
             projectId,
             accountId,
-            kind: options.kind,
-            action: actionId,
+            kind,
+            action: logAction,
             status,
             durationMs: Date.now() - started,
             providerCalls: calls.map((call) => ({
@@ -190,9 +179,46 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             error: answer?.message ?? null,
             at: new Date(started)
           })
-          const output = yield* exit
-          return { data: output.data, next: output.next, raw: () => calls.map(redactCall) }
+          return { value: yield* exit, calls }
         })
+        return yield* runOnce
+      })
+
+    const execute = (
+      projectId: string,
+      accountId: string,
+      actionId: string,
+      parts: ActionRequestParts,
+      options: RunOptions
+    ): Effect.Effect<ActionRunResult, ActionRunError> =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const context = options.context ?? (yield* contexts.resolve(projectId, accountId))
+        yield* Effect.annotateCurrentSpan({
+          "switchyard.connector.key": context.version.key,
+          "switchyard.connector.version": context.version.version
+        })
+        const action = context.connector.definition.actions.find((candidate) => candidate.actionId === actionId)
+        if (action === undefined) {
+          return yield* new ActionNotFound({
+            connectorKey: context.version.key,
+            connectorVersion: context.version.version,
+            actionId,
+            kind: "action"
+          })
+        }
+        if (context.profile !== undefined && !context.profile.enabled_actions.includes(actionId)) {
+          return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
+        }
+        yield* lastRequests.touch(accountId)
+        const runOnce = Effect.map(
+          runForAccount(projectId, accountId, context, started, options.kind, actionId, (runContext) =>
+            runAction(context.connector, actionId, options.inputs ?? inputsFromRequest(action, parts), {
+              ...runContext,
+              downloads: options.downloads
+            })),
+          ({ calls, value }): ActionRunResult => ({ data: value.data, next: value.next, raw: () => calls.map(redactCall) })
+        )
 
         const key = options.idempotencyKey
         if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce
@@ -232,7 +258,29 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         }
       }))
 
-    return { execute } as const
+    /**
+     * The caller's own request to the account's provider (`POST /unified/proxy`), with the
+     * account's authentication, limits, retries and request log as an action run has them.
+     * No profile enablement: the proxy is not an action of the connector.
+     */
+    const proxy = (
+      projectId: string,
+      accountId: string,
+      call: ProxyCall
+    ): Effect.Effect<ProviderResponse, ActionRunError> =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const context = yield* contexts.resolve(projectId, accountId)
+        yield* lastRequests.touch(accountId)
+        const { value } = yield* runForAccount(projectId, accountId, context, started, "unified", PROXY_ACTION_ID, (runContext) =>
+          sendProxyRequest(context.connector, call, runContext))
+        return value
+      }).pipe(Effect.withSpan("ActionRunner.proxy", {
+        captureStackTrace: false,
+        attributes: { "switchyard.project.id": projectId, "switchyard.account.id": accountId }
+      }))
+
+    return { execute, proxy } as const
   }),
   dependencies: [
     AccountContexts.Default,
