@@ -128,6 +128,39 @@ export const CreateAccount = Schema.Struct({
 }).annotations({ identifier: "CreateAccount", ...strictObject })
 export type CreateAccount = typeof CreateAccount.Type
 
+/** A unified operation an account can serve, as its endpoint is called. */
+export const AccountMetaOperation = Schema.Struct({
+  id: Schema.String.annotations({ description: "The operation id, also the connector action it runs" }),
+  method: Schema.String,
+  path: Schema.String.annotations({ description: "The unified endpoint, path parameters in braces" })
+}).annotations({ identifier: "AccountMetaOperation" })
+export type AccountMetaOperation = typeof AccountMetaOperation.Type
+
+/**
+ * What an account can do (StackOne's `GET /accounts/{id}/meta`: provider, category, models):
+ * its connector, its categories and, per unified model, the operations its connector version
+ * implements and its connector profile enables.
+ */
+export const AccountMeta = Schema.Struct({
+  provider: Schema.String.annotations({ description: "The connector key" }),
+  provider_name: Schema.String.annotations({ description: "The connector's title" }),
+  connector: Schema.Struct({ key: Schema.String, version: Schema.String }).annotations({
+    description: "The connector version the account's calls run on (through its profile when it has one)"
+  }),
+  category: Schema.NullOr(Schema.String).annotations({ description: "The connector's first category" }),
+  categories: Schema.Array(Schema.String),
+  models: Schema.Record({
+    key: Schema.String,
+    value: Schema.Struct({ category: Schema.String, operations: Schema.Array(AccountMetaOperation) })
+  }).annotations({
+    description: "Unified models the account can serve, keyed <category>_<model> (ats_applications), with their operations"
+  }),
+  operations: Schema.Array(AccountMetaOperation).annotations({
+    description: "Every unified operation the account can serve"
+  })
+}).annotations({ identifier: "AccountMeta" })
+export type AccountMeta = typeof AccountMeta.Type
+
 const AccountId = HttpApiSchema.param("id", Schema.String)
 const ExpandParams = Schema.Struct({ expand })
 
@@ -146,6 +179,14 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("get_account")`/v2/accounts/${AccountId}`
       .setUrlParams(ExpandParams)
       .addSuccess(Account)
+  )
+  .add(
+    HttpApiEndpoint.get("get_account_meta")`/v2/accounts/${AccountId}/meta`
+      .addSuccess(AccountMeta)
+      .annotate(
+        OpenApi.Description,
+        "The account's connector, categories and the unified operations it can serve (implemented by its connector version and enabled by its connector profile)"
+      )
   )
   .add(
     HttpApiEndpoint.patch("patch_account")`/v2/accounts/${AccountId}`

@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Layer } from "effect"
+import { AccountMetas } from "./Accounts/AccountMetas.js"
 import { Accounts } from "./Accounts/Accounts.js"
 import { ActionRunner } from "./Actions/ActionRunner.js"
 import { ActionsHttpLive } from "./Actions/Http.js"
@@ -31,7 +32,7 @@ import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(
