@@ -151,6 +151,27 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       expect(opportunityCalls(sandbox)).toBe(3)
     }))
 
+  it.effect("the unified proxy sends the account's bearer token and renews it on a 401 like an action run", () =>
+    Effect.gen(function*() {
+      const { accountId, project, sandbox, tokens } = yield* link()
+      sandbox.clock.advance(HOUR_MS)
+      const answer = yield* send(
+        HttpClientRequest.post("/unified/proxy").pipe(
+          json({ path: "/opportunities?limit=2", headers: { authorization: `Bearer ${tokens.access_token}` } }),
+          HttpClientRequest.setHeader("x-account-id", accountId),
+          withKey(project.key)
+        )
+      )
+      expect(answer.status).toBe(200)
+      expect((answer.json as { status: number; body: { data: ReadonlyArray<unknown> } })).toMatchObject({ status: 200 })
+      expect((answer.json as { body: { data: ReadonlyArray<unknown> } }).body.data).toHaveLength(2)
+      expect(refreshGrants(sandbox)).toBe(1)
+      expect(opportunityCalls(sandbox)).toBe(2)
+      const after = yield* stored(accountId)
+      expect(after.credentials.accessToken).not.toBe(tokens.access_token)
+      expectNoSecret(answer.text, secretsOf(sandbox, tokens.access_token, tokens.refresh_token, after.credentials.accessToken, after.credentials.refreshToken))
+    }))
+
   it.effect("a token expiring within the skew is refreshed before the call (no 401); one far from expiry is not", () =>
     Effect.gen(function*() {
       const far = yield* link({
