@@ -23,7 +23,9 @@ export const ProxyMethod = Schema.transform(
   )),
   Schema.Literal(...PROXY_METHODS),
   { strict: false, decode: (method) => method.toUpperCase(), encode: (method) => method.toLowerCase() }
-).annotations({ jsonSchema: { type: "string", enum: PROXY_METHODS.map((m) => m.toLowerCase()) } })
+).annotations({
+  jsonSchema: { type: "string", enum: PROXY_METHODS.map((m) => m.toLowerCase()), description: "Default get; either case" }
+})
 
 const proxyText = (description: string) =>
   Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096)).annotations({ description })
@@ -42,7 +44,7 @@ export const ProxyRequest = Schema.Struct({
     "Absolute URL under the connector's base URL (same origin and base path); default the base URL"
   )),
   path: Schema.optional(proxyText("Path (and query) appended to url, or to the connector's base URL")),
-  method: Schema.optional(ProxyMethod.annotations({ description: "Default get" })),
+  method: Schema.optional(ProxyMethod),
   headers: Schema.optional(
     Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(8192)) }).pipe(
       Schema.filter((headers) => Object.keys(headers).length <= 100 || "headers may hold at most 100 entries")

@@ -20,6 +20,8 @@ export const ProxyHttpLive = HttpApiBuilder.group(Api, "unified_proxy", (handler
         )
         const answer = wantsHeartbeat(headers.prefer) ? yield* withHeartbeat(work, json) : json.respond(yield* work)
         yield* markAnswered
+        // a finished response (encoded once by `json`, or the heartbeat stream), or the value for
+        // the platform to encode and report: both are what the endpoint may answer
         return answer as never
       }))
   }))
