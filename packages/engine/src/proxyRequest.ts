@@ -107,6 +107,11 @@ const proxyPlan: ActionPlan = {
   declaresCursor: false
 }
 
+/** RFC 9110 field names (tokens) and values (visible characters, spaces and tabs). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+// eslint-disable-next-line no-control-regex
+const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/
+
 const refuse = (input: "url" | "path" | "method" | "body" | "headers", message: string) =>
   Either.left(ActionInputError.fromIssues([{ input, message }]))
 
@@ -238,6 +243,9 @@ export const sendProxyRequest = (
     const authHeaders = new Set(Object.keys(auth.headers).map((name) => name.toLowerCase()))
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(call.headers ?? {})) {
+      // what HTTP cannot carry is the caller's mistake, not a provider failure once sending fails
+      if (!HEADER_NAME.test(name)) return yield* refuse("headers", `has a name that is not an HTTP header name: ${JSON.stringify(name.slice(0, 60))}`)
+      if (!HEADER_VALUE.test(value)) return yield* refuse("headers", `${name} has a line break or control character in its value`)
       const lower = name.toLowerCase()
       if (!refusedHeaders.has(lower) && !authHeaders.has(lower) && !lower.startsWith("proxy-")) headers[lower] = value
     }

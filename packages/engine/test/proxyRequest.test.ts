@@ -74,7 +74,7 @@ describe("proxy requests", () => {
       expect(url.searchParams.get("page")).toBe("2")
     }))
 
-  it.effect("fail a provider 429 or 5xx as the transport would, and refuse a body on GET", () =>
+  it.effect("fail a provider 429 or 5xx as the transport would; refuse a body on GET and headers HTTP cannot carry", () =>
     Effect.gen(function*() {
       const limited = yield* Effect.flip(send(basic, { method: "GET", path: "/x" }, () => json({}, 429, { "retry-after": "7" })).effect)
       expect(limited).toMatchObject({ _tag: "ProviderTransportError", reason: "rate_limited", retryAfter: 7 })
@@ -83,6 +83,11 @@ describe("proxy requests", () => {
       const bodyOnGet = send(basic, { method: "GET", path: "/x", body: { a: 1 } }, () => json({}))
       expect(yield* Effect.flip(bodyOnGet.effect)).toMatchObject({ _tag: "ActionInputError", issues: [{ input: "body" }] })
       expect(bodyOnGet.requests).toHaveLength(0)
+      for (const headers of [{ "x-a": "1\r\nx-b: 2" }, { "bad name": "1" }, { "x-a\n": "1" }]) {
+        const refused = send(basic, { method: "GET", path: "/x", headers }, () => json({}))
+        expect(yield* Effect.flip(refused.effect)).toMatchObject({ _tag: "ActionInputError", issues: [{ input: "headers" }] })
+        expect(refused.requests).toHaveLength(0)
+      }
     }))
 })
 
