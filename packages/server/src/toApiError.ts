@@ -69,6 +69,7 @@ export const toApiError = (error: DomainError): ApiError =>
         return answer._tag === "BadRequest" ? new BadRequest({ ...answer, message: refused.message }) : answer
       },
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
+      ProxyNotSupported: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
       ActionInputError: actionFailureToApiError,
       ProviderHttpError: actionFailureToApiError,

@@ -4,6 +4,7 @@ import { SqlClient } from "@effect/sql"
 import type { ProxyRequest } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import { RequestLog } from "../src/Actions/RequestLog.js"
+import { connectorYaml } from "./support/ConnectorYaml.js"
 import { clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
@@ -202,6 +203,26 @@ layer(serverWith(4000), { excludeTestServices: true })("unified proxy", (it) => 
       expect(response.headers["preference-applied"]).toBe("heartbeat")
       expect(response.text).toMatch(/^\n+\{/)
       expect(JSON.parse(response.text.trim())).toMatchObject({ status: 200, body: expect.any(Array) })
+    }))
+
+  it.effect("a connector without a base URL answers 501, and a suspended account 412, sending nothing", () =>
+    Effect.gen(function*() {
+      const { ats, project, proxy, raw, sandbox } = yield* setup
+      yield* project.client.connectors.create_connector({
+        urlParams: {},
+        payload: { yaml: connectorYaml({ key: "no-base", version: "1.0.0" }).replace("baseUrl: https://api.example.com/v1\n", "") }
+      })
+      const account = yield* project.client.accounts.create_account({
+        payload: { connector_key: "no-base", name: "No base", owner_id: "owner-1", credentials: { token: "token-123456" } }
+      })
+      const response = yield* raw({ path: "/things" }, project.key, account.id)
+      const body = expectErrorBody(response, 501)
+      expect(body.message).toContain("no base URL")
+
+      yield* project.client.accounts.patch_account({ path: { id: ats.id }, urlParams: {}, payload: { status: "suspended" } })
+      const suspended = yield* proxy({ path: "/candidates" }).pipe(Effect.flip)
+      expect(suspended._tag).toBe("PreconditionFailed")
+      expect(atsRequests(sandbox)).toHaveLength(0)
     }))
 
   it.effect("tenancy and scopes: another project's account is 404; a Read Only key is 403, an Actions key may proxy", () =>

@@ -24,6 +24,7 @@ import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
 import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { redactText } from "../Provider/Redaction.js"
 import { toApiError } from "../toApiError.js"
+import { ProxyNotSupported } from "../Unified/UnifiedErrors.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
 import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
@@ -267,10 +268,13 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       projectId: string,
       accountId: string,
       call: ProxyCall
-    ): Effect.Effect<ProviderResponse, ActionRunError> =>
+    ): Effect.Effect<ProviderResponse, ActionRunError | ProxyNotSupported> =>
       Effect.gen(function*() {
         const started = Date.now()
         const context = yield* contexts.resolve(projectId, accountId)
+        if (context.connector.definition.baseUrl === undefined && typeof context.account.settings.base_url !== "string") {
+          return yield* new ProxyNotSupported({ connectorKey: context.version.key, connectorVersion: context.version.version })
+        }
         yield* lastRequests.touch(accountId)
         const { value } = yield* runForAccount(projectId, accountId, context, started, "unified", PROXY_ACTION_ID, (runContext) =>
           sendProxyRequest(context.connector, call, runContext))

@@ -16,6 +16,16 @@ export class OperationNotImplemented extends Data.TaggedError("OperationNotImple
   }
 }
 
+/** The account's connector names no base URL (an MCP connector, say): nowhere its proxy could send to. */
+export class ProxyNotSupported extends Data.TaggedError("ProxyNotSupported")<{
+  readonly connectorKey: string
+  readonly connectorVersion: string
+}> {
+  override get message() {
+    return `Connector ${this.connectorKey}@${this.connectorVersion} has no base URL: the unified proxy cannot reach the account's provider`
+  }
+}
+
 /** A `next` cursor that is tampered, foreign (another account or operation), expired or malformed. */
 export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly reason: string }> {
   override get message() {
@@ -23,4 +33,4 @@ export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly 
   }
 }
 
-export type UnifiedError = OperationNotImplemented | InvalidCursor
+export type UnifiedError = OperationNotImplemented | ProxyNotSupported | InvalidCursor
