@@ -40,6 +40,21 @@ const webhookRetrySeconds = Config.string("SWITCHYARD_WEBHOOK_RETRY_SECONDS").pi
   Config.map((parts) => parts.map(Number))
 )
 
+/**
+ * An attempt's timeout (connect to last byte of the answer) and the lease that keeps other
+ * processes off a claimed delivery: a lease shorter than an attempt would let a second
+ * process send the same delivery while the first is still waiting for its answer.
+ */
+const webhookAttemptBounds = Config.all({
+  timeoutMs: boundedInteger("SWITCHYARD_WEBHOOK_TIMEOUT_MS", 10, 120_000, 15_000),
+  leaseSeconds: boundedInteger("SWITCHYARD_WEBHOOK_LEASE_SECONDS", 1, 3600, 60)
+}).pipe(
+  Config.validate({
+    message: "SWITCHYARD_WEBHOOK_LEASE_SECONDS must be longer than SWITCHYARD_WEBHOOK_TIMEOUT_MS",
+    validation: ({ leaseSeconds, timeoutMs }) => leaseSeconds * 1000 > timeoutMs
+  })
+)
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -82,10 +97,9 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       retrySeconds: yield* webhookRetrySeconds,
       /** How often each process looks for due deliveries. */
       pollMs: yield* boundedInteger("SWITCHYARD_WEBHOOK_POLL_MS", 10, 60_000, 1_000),
-      /** The whole attempt, connect to last byte of the answer. */
-      timeoutMs: yield* boundedInteger("SWITCHYARD_WEBHOOK_TIMEOUT_MS", 10, 120_000, 15_000),
-      /** How long a claimed delivery is kept from other processes; must outlast an attempt. */
-      leaseSeconds: yield* boundedInteger("SWITCHYARD_WEBHOOK_LEASE_SECONDS", 1, 3600, 60),
+      ...yield* webhookAttemptBounds,
+      /** Events whose deliveries are all finished are deleted after this many days. */
+      retentionDays: yield* boundedInteger("SWITCHYARD_WEBHOOK_RETENTION_DAYS", 1, 3650, 30),
       /** An endpoint whose every delivery failed for this long is disabled (default 5 days). */
       disableAfterSeconds: yield* boundedInteger("SWITCHYARD_WEBHOOK_DISABLE_AFTER_SECONDS", 0, 90 * 86_400, 5 * 86_400),
       /** Deliveries claimed and sent at once per process. */

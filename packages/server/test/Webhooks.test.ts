@@ -2,7 +2,9 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import type { WebhookEndpointWithSecret } from "@switchyard/api"
-import { Effect } from "effect"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { SwitchyardConfig } from "../src/Config.js"
+import { WebhooksRepo } from "../src/Webhooks/WebhooksRepo.js"
 import { Webhook } from "standardwebhooks"
 import { accountBody, clientFor, freshProject, otherProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
@@ -338,6 +340,47 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(yield* count).toBe(0)
       yield* client.accounts.create_account({ payload: accountBody() })
       expect(yield* count).toBe(1)
+    }))
+  it.scoped("retention deletes old events with nothing left to send, and keeps pending ones", () =>
+    Effect.gen(function*() {
+      const receiver = yield* WebhookReceiver
+      const { client, projectId } = yield* freshProject
+      const path = newPath()
+      const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(path), events: ["account.created"] } })
+      const delivered = yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
+      yield* receivedCount(receiver.received, path, 1)
+      receiver.script(path, [{ status: 503, headers: { "retry-after": "3600" } }])
+      const waiting = yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
+      yield* eventually(
+        Effect.map(client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }), ({ data }) =>
+          data.find(({ id }) => id === delivered.id)?.status === "succeeded" &&
+            data.find(({ id }) => id === waiting.id)?.attempts === 1
+            ? data
+            : undefined),
+        "one delivered, one waiting"
+      )
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE webhook_events SET created_at = now() - interval '40 days' WHERE project_id = ${projectId}`
+      const repo = yield* Effect.provide(WebhooksRepo, WebhooksRepo.Default)
+      expect(yield* repo.deleteFinishedOlderThan(30, 100)).toBe(1)
+      const left = yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })
+      expect(left.data.map(({ id, status }) => ({ id, status }))).toEqual([{ id: waiting.id, status: "pending" }])
+    }))
+
+  it.effect("a delivery lease shorter than an attempt's timeout is a configuration error", () =>
+    Effect.gen(function*() {
+      const load = (values: Record<string, string>) =>
+        Effect.exit(Effect.provide(
+          SwitchyardConfig,
+          SwitchyardConfig.Default.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(values))))))
+        ))
+      const refused = yield* load({ SWITCHYARD_WEBHOOK_TIMEOUT_MS: "30000", SWITCHYARD_WEBHOOK_LEASE_SECONDS: "30" })
+      expect(Exit.isFailure(refused)).toBe(true)
+      expect(String(Exit.isFailure(refused) ? refused.cause : "")).toContain("SWITCHYARD_WEBHOOK_LEASE_SECONDS must be longer")
+      const accepted = yield* load({ SWITCHYARD_WEBHOOK_TIMEOUT_MS: "30000", SWITCHYARD_WEBHOOK_LEASE_SECONDS: "31" })
+      expect(Exit.isSuccess(accepted)).toBe(true)
+      const badSchedule = yield* load({ SWITCHYARD_WEBHOOK_RETRY_SECONDS: "5,soon" })
+      expect(Exit.isFailure(badSchedule)).toBe(true)
     }))
 })
 

@@ -135,11 +135,16 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
         })
       )
 
+    // Stopping mid-attempt gives the lease back, so the next process need not wait it out; the
+    // receiver may have had the request already, which its dedup on webhook-id absorbs.
     const deliver = (claimed: ClaimedDelivery) =>
       Effect.flatMap(
         attempt(claimed),
         (outcome) => repo.recordAttempt(claimed, holder, outcome, settings.disableAfterSeconds)
-      ).pipe(Effect.annotateLogs({ "webhook.delivery": claimed.id, "webhook.endpoint": claimed.endpoint_id }))
+      ).pipe(
+        Effect.onInterrupt(() => repo.release(claimed.id, holder)),
+        Effect.annotateLogs({ "webhook.delivery": claimed.id, "webhook.endpoint": claimed.endpoint_id })
+      )
 
     /**
      * Claims one batch and sends it: an endpoint's deliveries one after another in event order,

@@ -248,7 +248,28 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
           WHERE id = ${claimed.endpoint_id}::uuid`
       }).pipe(sql.withTransaction, Effect.orDie)
 
+    /** A lease given up without an attempt recorded (the process is stopping): due again at once. */
+    const release = (id: string, holder: string) =>
+      sql`UPDATE webhook_deliveries SET lease_holder = NULL, lease_until = NULL WHERE id = ${id}::uuid AND lease_holder = ${holder}`
+        .pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Deletes up to `limit` events older than `days` that have nothing left to send (their
+     * deliveries go with them); the number deleted. Events still pending stay, however old.
+     */
+    const deleteFinishedOlderThan = (days: number, limit: number) =>
+      sql`
+        DELETE FROM webhook_events WHERE id IN (
+          SELECT e.id FROM webhook_events e
+          WHERE e.created_at < now() - make_interval(days => ${days})
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+          LIMIT ${limit}
+        )
+        RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+
     return {
+      release,
+      deleteFinishedOlderThan,
       insert,
       list,
       find,
