@@ -6,7 +6,7 @@ import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { SwitchyardConfig } from "../src/Config.js"
 import { WebhooksRepo } from "../src/Webhooks/WebhooksRepo.js"
 import { Webhook } from "standardwebhooks"
-import { accountBody, clientFor, freshProject, otherProject } from "./support/Fixtures.js"
+import { accountBody, clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { eventually, type ReceivedWebhook, WebhookReceiver } from "./support/WebhookReceiver.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
@@ -284,6 +284,24 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       )
       expect(unknownDelivery._tag).toBe("NotFound")
       expect((yield* Effect.flip(client.webhooks.get_webhook({ path: { id: "not-a-uuid" } })))._tag).toBe("NotFound")
+    }))
+
+  it.scoped("managing endpoints needs a Full Access key; a read-only key may look", () =>
+    Effect.gen(function*() {
+      const receiver = yield* WebhookReceiver
+      const { client, projectId } = yield* freshProject
+      const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
+      const readOnly = yield* clientFor((yield* keyFor(projectId, "read_only")).key)
+      expect((yield* readOnly.webhooks.list_webhooks()).data.map(({ id }) => id)).toEqual([endpoint.id])
+      expect((yield* Effect.flip(readOnly.webhooks.rotate_webhook_secret({ path: { id: endpoint.id } })))._tag).toBe("Forbidden")
+      for (const scope of ["accounts", "actions"] as const) {
+        const narrow = yield* clientFor((yield* keyFor(projectId, scope)).key)
+        expect((yield* Effect.flip(narrow.webhooks.list_webhooks()))._tag).toBe("Forbidden")
+        const created = yield* Effect.flip(
+          narrow.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
+        )
+        expect(created._tag).toBe("Forbidden")
+      }
     }))
 
   it.scoped("bad input answers 400 naming the field, and private addresses are refused", () =>
