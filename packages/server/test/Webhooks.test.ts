@@ -286,6 +286,51 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect((yield* Effect.flip(client.webhooks.get_webhook({ path: { id: "not-a-uuid" } })))._tag).toBe("NotFound")
     }))
 
+  it.scoped("only the status of an answer counts: a long body is not read, a redirect is not followed", () =>
+    Effect.gen(function*() {
+      const receiver = yield* WebhookReceiver
+      const { client } = yield* freshProject
+      const path = newPath()
+      receiver.script(path, [
+        { status: 302, headers: { location: "http://10.1.2.3/elsewhere" } },
+        { status: 500, bodyBytes: 4 * 1024 * 1024 },
+        { status: 200, bodyBytes: 4 * 1024 * 1024 }
+      ])
+      const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(path), events: ["account.created"] } })
+      yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
+      const delivered = yield* eventually(
+        Effect.map(
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
+        ),
+        "the delivery to succeed"
+      )
+      // the redirect and the 500 were failures; the third attempt's 200 counted, its 4 MiB unread
+      expect(delivered).toMatchObject({ attempts: 3, last_status_code: 200 })
+      expect(receiver.received(path)).toHaveLength(3)
+    }))
+
+  it.scoped("the address guard applies at send too: a URL that now reaches a private address is not called", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const endpoint = yield* client.webhooks.create_webhook({
+        payload: { url: "http://127.0.0.1:9/hook", events: ["account.created"] }
+      })
+      // as if its name now resolved to a private address: what is stored is what is checked at send
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE webhook_endpoints SET url = 'http://10.1.2.3/hook' WHERE id = ${endpoint.id}::uuid`
+      yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
+      const refused = yield* eventually(
+        Effect.map(
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          ({ data }) => data[0]?.status === "failed" ? data[0] : undefined
+        ),
+        "the delivery to fail"
+      )
+      expect(refused).toMatchObject({ attempts: 4, last_status_code: null })
+      expect(refused.last_error).toContain("private address")
+    }))
+
   it.scoped("managing endpoints needs a Full Access key; a read-only key may look", () =>
     Effect.gen(function*() {
       const receiver = yield* WebhookReceiver

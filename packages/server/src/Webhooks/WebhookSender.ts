@@ -88,6 +88,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
       }
     }
 
+    // A redirect is a failure like any other non-2xx: following it would call an address the
+    // guard never vetted, and a receiver that moved can have its URL patched.
     const judge = (claimed: ClaimedDelivery, answer: BufferedAnswer): AttemptOutcome => {
       if (answer.status >= 200 && answer.status < 300) return { _tag: "Delivered", statusCode: answer.status }
       if (answer.status === 410) {

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
 export interface ScriptedAnswer {
   readonly status: number
   readonly headers?: Readonly<Record<string, string>>
+  /** Bytes of body to answer (default a short "ok"). */
+  readonly bodyBytes?: number
 }
 
 /**
@@ -39,7 +41,7 @@ export const WebhookReceiver = Effect.acquireRelease(
         received.push({ path, headers, body: Buffer.concat(chunks).toString("utf8") })
         const answer = scripts.get(path)?.shift() ?? { status: 200 }
         response.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers })
-        response.end("ok")
+        response.end(answer.bodyBytes === undefined ? "ok" : Buffer.alloc(answer.bodyBytes, 120))
       })
     })
     server.listen(0, "127.0.0.1", () => {
