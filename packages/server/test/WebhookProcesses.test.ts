@@ -103,8 +103,13 @@ const stopAll = async (servers: ReadonlyArray<ReturnType<typeof start>>) => {
 
 const crashScenario = async (databaseUrl: string | undefined) => {
   const receiver = await startReceiver()
-  // a short lease, so the restarted process takes the dead one's delivery over soon
-  const environment = environmentFor(databaseUrl, { SWITCHYARD_WEBHOOK_LEASE_SECONDS: "2" })
+  // a short lease (longer than an attempt, as the config requires), so the restarted process
+  // takes the dead one's delivery over soon; whether the held attempt times out before the kill
+  // or not, the event must arrive under one webhook-id
+  const environment = environmentFor(databaseUrl, {
+    SWITCHYARD_WEBHOOK_LEASE_SECONDS: "2",
+    SWITCHYARD_WEBHOOK_TIMEOUT_MS: "1500"
+  })
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const servers: Array<ReturnType<typeof start>> = []
