@@ -30,6 +30,7 @@ import { documentOpenUnifiedRequestBodies } from "./Unified/Common.js"
 import { UnifiedHrisGroup } from "./Unified/Hris.js"
 import { UnifiedLmsGroup } from "./Unified/Lms.js"
 import { UnifiedProxyGroup } from "./Unified/Proxy.js"
+import { WebhooksGroup } from "./Webhooks.js"
 
 /** The whole Switchyard API: the server implements it, the client is derived from it. */
 export class Api extends HttpApi.make("switchyard")
@@ -39,6 +40,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(ConnectorProfilesGroup)
   .add(ActionsGroup)
   .add(ConnectSessionsGroup)
+  .add(WebhooksGroup)
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)

@@ -24,6 +24,37 @@ const listeningUrl = (host: string, port: number) => {
   return `http://${reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable}:${port}`
 }
 
+/**
+ * The Standard Webhooks retry schedule (seconds after each failed attempt; ten attempts over
+ * about three days). Tests set a short one, e.g. "0,0,0".
+ */
+const DEFAULT_WEBHOOK_RETRY_SECONDS = "5,300,1800,7200,18000,36000,50400,72000,86400"
+
+const webhookRetrySeconds = Config.string("SWITCHYARD_WEBHOOK_RETRY_SECONDS").pipe(
+  Config.withDefault(DEFAULT_WEBHOOK_RETRY_SECONDS),
+  Config.map((text) => text.split(",").map((part) => part.trim())),
+  Config.validate({
+    message: "must be comma-separated whole seconds (0 to 86400 each), at least one",
+    validation: (parts) => parts.length > 0 && parts.every((part) => /^\d{1,5}$/.test(part) && Number(part) <= 86_400)
+  }),
+  Config.map((parts) => parts.map(Number))
+)
+
+/**
+ * An attempt's timeout (connect to last byte of the answer) and the lease that keeps other
+ * processes off a claimed delivery: a lease shorter than an attempt would let a second
+ * process send the same delivery while the first is still waiting for its answer.
+ */
+const webhookAttemptBounds = Config.all({
+  timeoutMs: boundedInteger("SWITCHYARD_WEBHOOK_TIMEOUT_MS", 10, 120_000, 15_000),
+  leaseSeconds: boundedInteger("SWITCHYARD_WEBHOOK_LEASE_SECONDS", 1, 3600, 60)
+}).pipe(
+  Config.validate({
+    message: "SWITCHYARD_WEBHOOK_LEASE_SECONDS must be longer than SWITCHYARD_WEBHOOK_TIMEOUT_MS",
+    validation: ({ leaseSeconds, timeoutMs }) => leaseSeconds * 1000 > timeoutMs
+  })
+)
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -61,7 +92,21 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const oauthRefreshSkewSeconds = yield* boundedInteger("SWITCHYARD_OAUTH_REFRESH_SKEW_SECONDS", 0, 86_400, 300)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
+    const webhooks = {
+      /** Delays after each failed attempt; once used up the delivery has failed. */
+      retrySeconds: yield* webhookRetrySeconds,
+      /** How often each process looks for due deliveries. */
+      pollMs: yield* boundedInteger("SWITCHYARD_WEBHOOK_POLL_MS", 10, 60_000, 1_000),
+      ...yield* webhookAttemptBounds,
+      /** Events whose deliveries are all finished are deleted after this many days. */
+      retentionDays: yield* boundedInteger("SWITCHYARD_WEBHOOK_RETENTION_DAYS", 1, 3650, 30),
+      /** An endpoint whose every delivery failed for this long is disabled (default 5 days). */
+      disableAfterSeconds: yield* boundedInteger("SWITCHYARD_WEBHOOK_DISABLE_AFTER_SECONDS", 0, 90 * 86_400, 5 * 86_400),
+      /** Deliveries claimed and sent at once per process. */
+      concurrency: yield* boundedInteger("SWITCHYARD_WEBHOOK_CONCURRENCY", 1, 100, 8)
+    }
     return {
+      webhooks,
       port,
       host,
       publicUrl,

@@ -27,12 +27,14 @@ import { SystemHttpLive } from "./SystemHttp.js"
 import { UnifiedHttpLive } from "./Unified/Http.js"
 import { ProxyHttpLive } from "./Unified/ProxyHttp.js"
 import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
+import { WebhooksHttpLive } from "./Webhooks/Http.js"
+import { Webhooks } from "./Webhooks/Webhooks.js"
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

@@ -13,6 +13,7 @@ import { NodeServerLive } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
+import { WebhookWorkerLive } from "./Webhooks/WebhookSender.js"
 
 const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
   Layer.provide([ProjectsRepo.Default, ApiKeys.Default])
@@ -20,12 +21,13 @@ const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
 
 /**
  * The API with its docs, bootstrap and built-in connectors, then the background jobs; needs
- * SQL (migrated), config and `OutboundHttp`. The jobs start only once the rest is built: a
+ * SQL (migrated), config and `OutboundHttp`. The jobs (and the webhook deliveries) start only once the rest is built: a
  * failure while building the app then ends the start with its own message (a scheduler
  * built beside it, when interrupted, hid that message, and the process exited 0).
  */
 export const AppLive = SchedulerLive.pipe(
   Layer.provide([LastRequestTracker.Default, RequestLog.Default]),
+  Layer.merge(WebhookWorkerLive),
   Layer.provideMerge(
     HttpExtrasLive.pipe(
       Layer.provideMerge(HttpApiLive),

@@ -18,6 +18,7 @@ import type { ConnectSessionError } from "./ConnectSessions/ConnectSessionErrors
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
 import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
 import type { UnifiedError } from "./Unified/UnifiedErrors.js"
+import type { WebhookError } from "./Webhooks/WebhookErrors.js"
 
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
 export type DomainError =
@@ -27,6 +28,7 @@ export type DomainError =
   | ConnectorError
   | ConnectorProfileError
   | UnifiedError
+  | WebhookError
 
 /**
  * The one place domain failures become the documented API errors: a status per tag (the
@@ -76,6 +78,9 @@ export const toApiError = (error: DomainError): ApiError =>
       ProviderTransportError: actionFailureToApiError,
       CustomProviderError: actionFailureToApiError,
       ActionLimitError: actionFailureToApiError,
-      ActionDefinitionError: actionFailureToApiError
+      ActionDefinitionError: actionFailureToApiError,
+      WebhookEndpointNotFound: ({ message }): ApiError => new NotFound({ message }),
+      WebhookDeliveryNotFound: ({ message }): ApiError => new NotFound({ message }),
+      InvalidWebhookRequest: ({ message }): ApiError => new BadRequest({ message })
     })
   )

@@ -339,6 +339,8 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
   it.effect("a revoked grant expires the account with a reason; the call fails clearly and the next one refreshes nothing", () =>
     Effect.gen(function*() {
       const { accountId, call, project, sandbox, tokens } = yield* link()
+      // nothing listens there: the event is read from the outbox below
+      yield* project.client.webhooks.create_webhook({ payload: { url: "http://127.0.0.1:9/hook", events: ["account.updated"] } })
       expect(sandbox.oauth.revoke({ refreshToken: tokens.refresh_token })).toBe(1)
 
       const refused = yield* call({ raw: true })
@@ -356,6 +358,17 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       const after = yield* stored(accountId)
       expect(after.refresh_lease_holder).toBeNull()
       expect(after.credentials_version).toBe(1)
+      // the expiry's account.updated event was written with it, without credentials
+      const sql = yield* SqlClient.SqlClient
+      const events = yield* sql<{ type: string; data: string }>`
+        SELECT type, data FROM webhook_events WHERE project_id = ${project.projectId} ORDER BY sequence`.pipe(Effect.orDie)
+      expect(events.map(({ type }) => type)).toEqual(["account.updated"])
+      expect(JSON.parse(events[0]!.data)).toMatchObject({
+        id: accountId,
+        status: "expired",
+        status_reasons: [{ code: "oauth_grant_revoked" }]
+      })
+      expectNoSecret(events[0]!.data, secretsOf(sandbox, tokens.access_token, tokens.refresh_token))
 
       const again = yield* call()
       expect(expectErrorBody(again, 412).message).toContain("connect session")

@@ -1,8 +1,11 @@
+import { SqlClient } from "@effect/sql"
 import type { Account, AccountExpansion, Caller, CreateAccount, ListAccountsParams, PatchAccount } from "@switchyard/api"
 import { DateTime, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
+import { WebhookOutbox } from "../Webhooks/WebhookOutbox.js"
+import { accountView } from "./accountView.js"
 import { AccountConnections, type AccountExpansions } from "./AccountConnections.js"
 import { AccountNotFound, InvalidAccountRequest } from "./AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
@@ -27,6 +30,20 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const cipher = yield* CredentialCipher
     const lastRequests = yield* LastRequestTracker
     const connections = yield* AccountConnections
+    const sql = yield* SqlClient.SqlClient
+    const outbox = yield* WebhookOutbox
+
+    /** The change and its webhook event commit together (`WebhookOutbox`). */
+    const withEvent = <A extends AccountRow | undefined, E>(
+      change: Effect.Effect<A, E>,
+      type: "account.created" | "account.updated" | "account.deleted",
+      projectId: string
+    ) =>
+      Effect.gen(function*() {
+        const row = yield* change
+        if (row !== undefined) yield* outbox.record(projectId, type, accountView(row))
+        return row
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const renderAll = (projectId: string, rows: ReadonlyArray<AccountRow>, expand: ReadonlyArray<AccountExpansion>) => {
       const expansions = connections.expander(projectId, expand)
@@ -39,24 +56,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const render = (row: AccountRow, expand: ReadonlyArray<AccountExpansion>, expanded: AccountExpansions): Account => {
       const lastRequest = expand.includes("last_request") ? lastRequests.lastRequest(row.id, row.last_request_at) : null
       return {
-        id: row.id,
-        name: row.name,
-        owner_id: row.owner_id,
-        owner_name: row.owner_name,
-        owner_username: row.owner_username,
-        connector_key: row.connector_key,
-        connector_version: row.connector_version,
-        connector_profile_id: row.connector_profile_id,
-        status: row.status,
-        status_reasons: row.status_reasons,
-        settings: row.settings,
-        label: row.label,
-        metadata: row.metadata,
-        linked_via: row.linked_via,
-        connect_session_id: row.connect_session_id,
-        connected_at: row.connected_at.toISOString(),
-        created_at: row.created_at.toISOString(),
-        updated_at: row.updated_at.toISOString(),
+        ...accountView(row),
         connector: expanded.connector,
         connector_profile: expanded.connector_profile,
         last_request: lastRequest === null ? null : lastRequest.toISOString(),
@@ -118,14 +118,18 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
             }))
           })
         }
-        const row = yield* repo.updateStatus(caller.projectId, id, changes)
-        if (Option.isNone(row)) return yield* new AccountNotFound({ accountId: id })
-        return yield* renderOne(caller.projectId, row.value, expand)
+        const row = yield* withEvent(
+          Effect.map(repo.updateStatus(caller.projectId, id, changes), Option.getOrUndefined),
+          "account.updated",
+          caller.projectId
+        )
+        if (row === undefined) return yield* new AccountNotFound({ accountId: id })
+        return yield* renderOne(caller.projectId, row, expand)
       })
 
     const remove = (caller: Caller, id: string) =>
-      repo.remove(caller.projectId, id).pipe(
-        Effect.flatMap((removed) => removed ? Effect.void : Effect.fail(new AccountNotFound({ accountId: id })))
+      withEvent(Effect.map(repo.remove(caller.projectId, id), Option.getOrUndefined), "account.deleted", caller.projectId).pipe(
+        Effect.flatMap((removed) => removed !== undefined ? Effect.void : Effect.fail(new AccountNotFound({ accountId: id })))
       )
 
     const create = (caller: Caller, body: CreateAccount) =>
@@ -139,7 +143,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         yield* checkUrlSettings(body.settings)
         const link = yield* connections.resolveForLink(caller.projectId, body)
         const sealed = cipher.seal(body.credentials)
-        const row = yield* repo.insert({
+        const row = yield* withEvent(repo.insert({
           id: Crypto.randomUUID(),
           project_id: caller.projectId,
           name: body.name,
@@ -157,11 +161,17 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
           auth_method: null,
           credentials_ciphertext: sealed.ciphertext,
           credentials_key_id: sealed.keyId
-        })
+        }), "account.created", caller.projectId)
         return render(row, [], { connector: null, connector_profile: null, actions: null })
       })
 
     return { list, filters, get, patch, remove, create } as const
   }),
-  dependencies: [AccountsRepo.Default, CredentialCipher.Default, LastRequestTracker.Default, AccountConnections.Default]
+  dependencies: [
+    AccountsRepo.Default,
+    CredentialCipher.Default,
+    LastRequestTracker.Default,
+    AccountConnections.Default,
+    WebhookOutbox.Default
+  ]
 }) {}

@@ -145,11 +145,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
           RETURNING ${columns}`
     })
 
-    const remove = (projectId: string, id: string) =>
-      sql`DELETE FROM accounts WHERE project_id = ${projectId} AND id = ${id} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      )
+    /** The account as it was, when there was one to delete. */
+    const removeRow = SqlSchema.findOne({
+      Request: scoped,
+      Result: AccountRow,
+      execute: ({ id, projectId }) => sql`DELETE FROM accounts WHERE project_id = ${projectId} AND id = ${id} RETURNING ${columns}`
+    })
 
     const connectorKeyValues = SqlSchema.findAll({
       Request: Schema.String,
@@ -269,7 +270,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("Switchyard/Acc
         id: string,
         changes: { readonly status?: AccountStatus; readonly status_reasons?: ReadonlyArray<StoredStatusReason> }
       ) => updateStatusRow({ ...changes, projectId, id }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
-      remove: (projectId: string, id: string) => Effect.zipLeft(remove(projectId, id), epochs.changedHere),
+      remove: (projectId: string, id: string) =>
+        removeRow({ projectId, id }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       filterValues,
       recordLastRequests
     } as const

@@ -3,7 +3,9 @@ import type { AuthenticatedConnectSession } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { type AccountRow, AccountsRepo } from "../Accounts/AccountsRepo.js"
+import { accountView } from "../Accounts/accountView.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { WebhookOutbox } from "../Webhooks/WebhookOutbox.js"
 import { ConnectSessionGone } from "./ConnectSessionErrors.js"
 import { ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
 
@@ -31,6 +33,7 @@ export class ConnectCompletion extends Effect.Service<ConnectCompletion>()("Swit
     const accounts = yield* AccountsRepo
     const sessions = yield* ConnectSessionsRepo
     const cipher = yield* CredentialCipher
+    const outbox = yield* WebhookOutbox
 
     /** The account a completed session writes over, if any. */
     const target = (session: AuthenticatedConnectSession, connectorKey: string): Effect.Effect<Option.Option<AccountRow>> => {
@@ -97,6 +100,14 @@ export class ConnectCompletion extends Effect.Service<ConnectCompletion>()("Swit
         if (!(yield* sessions.complete(session.id, row.id))) {
           return yield* new ConnectSessionGone({ sessionId: session.id, status: "completed" })
         }
+        yield* outbox.record(session.project_id, Option.isSome(existing) ? "account.updated" : "account.created", accountView(row))
+        const { connectors: _connectors, ...shown } = session
+        yield* outbox.record(session.project_id, "connect_session.completed", {
+          ...shown,
+          account_id: row.id,
+          status: "completed",
+          failure_reason: null
+        })
         return row
       })
       return sql.withTransaction(write).pipe(
@@ -110,5 +121,5 @@ export class ConnectCompletion extends Effect.Service<ConnectCompletion>()("Swit
 
     return { complete, settingsFor } as const
   }),
-  dependencies: [AccountsRepo.Default, ConnectSessionsRepo.Default, CredentialCipher.Default]
+  dependencies: [AccountsRepo.Default, ConnectSessionsRepo.Default, CredentialCipher.Default, WebhookOutbox.Default]
 }) {}

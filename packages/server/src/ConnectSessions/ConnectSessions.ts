@@ -1,7 +1,6 @@
 import type {
   AuthenticatedConnectSession,
   Caller,
-  ConnectSession,
   ConnectSessionConnector,
   CreateConnectSession,
   CreatedConnectSession
@@ -22,6 +21,7 @@ import {
   InvalidConnectSessionRequest
 } from "./ConnectSessionErrors.js"
 import { connectAuthMethods } from "./connectAuthMethods.js"
+import { connectSessionView } from "./connectSessionView.js"
 import { type ConnectSessionRow, ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
 
 const MAX_METADATA_BYTES = 16 * 1024
@@ -114,29 +114,7 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
           provider: Option.isSome(account) ? account.value.connector_key : null
         }))
 
-    const statusOf = (row: ConnectSessionRow, now: number): ConnectSession["status"] =>
-      row.status === "pending" && row.expires_at.getTime() <= now ? "expired" : row.status
-
-    const render = (row: ConnectSessionRow, now: number): ConnectSession => ({
-      id: row.id,
-      organization_id: row.organization_id,
-      project_id: row.project_id,
-      origin_owner_id: row.origin_owner_id,
-      origin_owner_name: row.origin_owner_name,
-      origin_username: row.origin_username,
-      provider: row.provider,
-      categories: row.categories,
-      connector_profile_id: row.connector_profile_id,
-      account_id: row.account_id,
-      multiple: row.multiple,
-      label: row.label,
-      metadata: row.metadata,
-      redirect_url: row.redirect_url,
-      expires_at: row.expires_at.toISOString(),
-      created_at: row.created_at.toISOString(),
-      status: statusOf(row, now),
-      failure_reason: row.failure_reason
-    })
+    const render = connectSessionView
 
     /** Checks what the body links to against the project; the narrowing the session will apply. */
     const validateLinks = (projectId: string, body: CreateConnectSession) =>

@@ -1,6 +1,8 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { ConnectCategory } from "@switchyard/api"
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
+import { WebhookOutbox } from "../Webhooks/WebhookOutbox.js"
+import { connectSessionView } from "./connectSessionView.js"
 
 export const StoredSessionStatus = Schema.Literal("pending", "completed", "failed")
 
@@ -38,6 +40,7 @@ const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("Switchyard/ConnectSessionsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const outbox = yield* WebhookOutbox
 
     const columns = sql`
       s.id::text AS id, s.project_id::text AS project_id, p.organization_id::text AS organization_id,
@@ -90,13 +93,27 @@ export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("
         WHERE id = ${id} AND status = 'pending' AND expires_at > now()
         RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
 
-    /** Records a refused attempt; the session fails for good at `maxAttempts`. */
+    /**
+     * Records a refused attempt; the session fails for good at `maxAttempts`, and then its
+     * `connect_session.failed` event is written in the same transaction.
+     */
     const recordFailure = (id: string, reason: string, maxAttempts: number) =>
-      sql`
-        UPDATE connect_sessions SET failed_attempts = failed_attempts + 1, failure_reason = ${reason},
-          status = CASE WHEN failed_attempts + 1 >= ${maxAttempts} THEN 'failed' ELSE status END,
-          updated_at = now()
-        WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+      Effect.gen(function*() {
+        const rows = yield* sql<{ status: string }>`
+          UPDATE connect_sessions SET failed_attempts = failed_attempts + 1, failure_reason = ${reason},
+            status = CASE WHEN failed_attempts + 1 >= ${maxAttempts} THEN 'failed' ELSE status END,
+            updated_at = now()
+          WHERE id = ${id} AND status = 'pending'
+          RETURNING status`
+        if (rows[0]?.status !== "failed") return
+        const failed = yield* findByIdRow(id)
+        if (Option.isNone(failed)) return
+        yield* outbox.record(
+          failed.value.project_id,
+          "connect_session.failed",
+          connectSessionView(failed.value, yield* Clock.currentTimeMillis)
+        )
+      }).pipe(sql.withTransaction, Effect.orDie)
 
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {
@@ -109,5 +126,6 @@ export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("
       /** A session by id in any project: for a flow that already proved it holds the session (OAuth2 state). */
       findById: (id: string) => isUuid(id) ? findByIdRow(id).pipe(Effect.orDie) : Effect.succeedNone
     } as const
-  })
+  }),
+  dependencies: [WebhookOutbox.Default]
 }) {}

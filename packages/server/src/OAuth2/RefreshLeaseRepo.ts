@@ -1,7 +1,10 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { StatusReason } from "@switchyard/api"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { AccountsRepo } from "../Accounts/AccountsRepo.js"
+import { accountView } from "../Accounts/accountView.js"
 import { CacheEpochs } from "../Cache/CacheEpochs.js"
+import { WebhookOutbox } from "../Webhooks/WebhookOutbox.js"
 
 /** An account's stored credentials as a refresh sees them: sealed, with their version and lease. */
 export const StoredCredentials = Schema.Struct({
@@ -28,6 +31,8 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const epochs = yield* CacheEpochs
+    const accounts = yield* AccountsRepo
+    const outbox = yield* WebhookOutbox
 
     const findStored = SqlSchema.findOne({
       Request: AccountKey,
@@ -71,14 +76,23 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
         WHERE ${holding(account, version, holder)}
         RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
-    /** The grant is gone: the account is `expired` for `reason`, and the lease released, in one statement. */
+    /**
+     * The grant is gone: the account is `expired` for `reason`, and the lease released, in one
+     * statement; its `account.updated` event is written in the same transaction.
+     */
     const expire = (account: AccountKey, version: number, holder: string, reason: typeof StatusReason.Type) =>
-      sql`
-        UPDATE accounts
-        SET status = 'expired', status_reasons = ${JSON.stringify([reason])}::jsonb, updated_at = now(),
-            refresh_lease_holder = NULL, refresh_lease_until = NULL
-        WHERE ${holding(account, version, holder)}
-        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      Effect.gen(function*() {
+        const rows = yield* sql`
+          UPDATE accounts
+          SET status = 'expired', status_reasons = ${JSON.stringify([reason])}::jsonb, updated_at = now(),
+              refresh_lease_holder = NULL, refresh_lease_until = NULL
+          WHERE ${holding(account, version, holder)}
+          RETURNING id`
+        if (rows.length === 0) return false
+        const expired = yield* accounts.find(account.projectId, account.accountId)
+        if (Option.isSome(expired)) yield* outbox.record(account.projectId, "account.updated", accountView(expired.value))
+        return true
+      }).pipe(sql.withTransaction, Effect.orDie)
 
     /** Gives the lease up without a new version (the refresh failed); a lease taken over is left alone. */
     const release = (account: AccountKey, holder: string) =>
@@ -96,5 +110,5 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
       release
     } as const
   }),
-  dependencies: [CacheEpochs.Default]
+  dependencies: [CacheEpochs.Default, AccountsRepo.Default, WebhookOutbox.Default]
 }) {}

@@ -4,6 +4,7 @@ import { IdempotencyRepo } from "../Actions/IdempotencyRepo.js"
 import { RequestLog } from "../Actions/RequestLog.js"
 import { SwitchyardConfig } from "../Config.js"
 import { JobsRepo } from "./JobsRepo.js"
+import { WebhooksRepo } from "../Webhooks/WebhooksRepo.js"
 import { ServerInstance } from "./ServerInstance.js"
 
 /**
@@ -32,6 +33,7 @@ export const SchedulerLive = Layer.scopedDiscard(
     const requestLog = yield* RequestLog
     const idempotency = yield* IdempotencyRepo
     const instance = yield* ServerInstance
+    const webhooks = yield* WebhooksRepo
 
     const jobs: ReadonlyArray<Job> = [
       {
@@ -58,6 +60,12 @@ export const SchedulerLive = Layer.scopedDiscard(
         scope: "cluster",
         every: Duration.hours(1),
         run: requestLog.deleteOlderThan(config.requestLogRetentionDays, BATCH)
+      },
+      {
+        name: "webhook_event_retention",
+        scope: "cluster",
+        every: Duration.hours(1),
+        run: webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH)
       }
     ]
 
@@ -86,4 +94,4 @@ export const SchedulerLive = Layer.scopedDiscard(
       Effect.forEach(jobs.filter((job) => job.scope === "process"), tick, { discard: true })
     )
   })
-).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default]))
+).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default]))
