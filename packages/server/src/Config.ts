@@ -25,10 +25,12 @@ const listeningUrl = (host: string, port: number) => {
 }
 
 /**
- * The Standard Webhooks retry schedule (seconds after each failed attempt; ten attempts over
- * about three days). Tests set a short one, e.g. "0,0,0".
+ * Seconds after each failed webhook attempt: Standard Webhooks' first steps (5 s to 5 h), then
+ * two 8 h waits, so eight attempts span about a day (23.6 h) rather than the three days its
+ * full schedule takes: a receiver down for longer is better served by the deliveries list and
+ * its retry than by events arriving days late. Tests set a short one, e.g. "0,0,0".
  */
-const DEFAULT_WEBHOOK_RETRY_SECONDS = "5,300,1800,7200,18000,36000,50400,72000,86400"
+const DEFAULT_WEBHOOK_RETRY_SECONDS = "5,300,1800,7200,18000,28800,28800"
 
 const webhookRetrySeconds = Config.string("SWITCHYARD_WEBHOOK_RETRY_SECONDS").pipe(
   Config.withDefault(DEFAULT_WEBHOOK_RETRY_SECONDS),

@@ -183,6 +183,27 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(Date.parse(waiting.next_attempt_at!)).toBeGreaterThanOrEqual(before + 3_590_000)
     }))
 
+  it.scoped("a Retry-After of a year waits a day at most", () =>
+    Effect.gen(function*() {
+      const receiver = yield* WebhookReceiver
+      const { client } = yield* freshProject
+      const path = newPath()
+      receiver.script(path, [{ status: 503, headers: { "retry-after": String(365 * 86_400) } }])
+      const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(path), events: ["account.created"] } })
+      yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
+      const waiting = yield* eventually(
+        Effect.map(
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          ({ data }) => data[0]?.attempts === 1 ? data[0] : undefined
+        ),
+        "the first attempt"
+      )
+      expect(waiting).toMatchObject({ status: "pending", last_status_code: 503 })
+      const after = Date.now()
+      expect(Date.parse(waiting.next_attempt_at!)).toBeGreaterThanOrEqual(after + 86_400_000 - 600_000)
+      expect(Date.parse(waiting.next_attempt_at!)).toBeLessThanOrEqual(after + 86_400_000 + 1_000)
+    }))
+
   it.scoped("410 Gone disables the endpoint with the reason; re-enabling clears it", () =>
     Effect.gen(function*() {
       const receiver = yield* WebhookReceiver

@@ -58,6 +58,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
     /** This process, as the holder of the leases it takes. */
     const holder = `${Os.hostname()}/${process.pid}/${Crypto.randomUUID()}`
 
+    const MAX_RETRY_AFTER_SECONDS = 86_400
+
     const secretsOf = (claimed: ClaimedDelivery) =>
       Effect.forEach(
         [
@@ -69,7 +71,11 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
         (sealed) => Effect.map(cipher.open(sealed), String)
       )
 
-    /** The failure of attempt number `claimed.attempts + 1`: when to try again, if at all. */
+    /**
+     * The failure of attempt number `claimed.attempts + 1`: when to try again, if at all. A
+     * receiver's Retry-After is honoured up to a day: a year's wait would leave the delivery
+     * pending long after its event stopped meaning anything.
+     */
     const failed = (
       claimed: ClaimedDelivery,
       statusCode: number | null,
@@ -83,7 +89,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
         _tag: "Failed",
         statusCode,
         error,
-        retryInSeconds: jittered === undefined ? Option.none() : Option.some(Math.max(jittered, retryAfter ?? 0)),
+        retryInSeconds: jittered === undefined ? Option.none() : Option.some(Math.max(jittered, Math.min(retryAfter ?? 0, MAX_RETRY_AFTER_SECONDS))),
         disableReason: null
       }
     }
