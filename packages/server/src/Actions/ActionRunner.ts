@@ -10,6 +10,7 @@ import {
   runAction,
   sha256Hex
 } from "@switchyard/engine"
+import { HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option, Ref } from "effect"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
@@ -23,7 +24,7 @@ import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
 import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
-import { RequestLog } from "./RequestLog.js"
+import { type IncomingCall, RequestLog } from "./RequestLog.js"
 
 export interface ActionRequestParts {
   readonly query?: Readonly<Record<string, unknown>> | undefined
@@ -54,6 +55,20 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 /** Added to the longest a run may last before its claim counts as abandoned even if its process lives. */
 const ABANDONED_MARGIN_MS = 60_000
 const readActionTypes = new Set(["list", "get"])
+/** Longest incoming path or URL the request log keeps. */
+const MAX_LOGGED_URL_LENGTH = 2048
+
+/** The HTTP request that carried the run, as the request log shows it (none outside a request). */
+const incomingCall = (publicUrl: string): Effect.Effect<IncomingCall | null> =>
+  Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
+    if (Option.isNone(request)) return null
+    const target = new URL(request.value.url, "http://switchyard")
+    return {
+      method: request.value.method,
+      path: target.pathname.slice(0, MAX_LOGGED_URL_LENGTH),
+      url: `${publicUrl}${target.pathname}${target.search}`.slice(0, MAX_LOGGED_URL_LENGTH)
+    }
+  })
 
 /** What a run's refresh hook fails with instead of `failure`, remembered so the run can answer `failure`. */
 const standIn = (
@@ -177,6 +192,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           yield* requestLog.record({
             projectId,
             accountId,
+            provider: context.version.key,
+            incoming: yield* incomingCall(config.publicUrl),
             kind: options.kind,
             action: actionId,
             status,

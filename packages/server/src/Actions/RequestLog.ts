@@ -9,9 +9,20 @@ export interface ProviderCallSummary {
   readonly durationMs: number
 }
 
+/** The call that asked for the run, as it reached this server. */
+export interface IncomingCall {
+  readonly method: string
+  readonly path: string
+  readonly url: string
+}
+
 export interface RequestLogEntry {
   readonly projectId: string
   readonly accountId: string
+  /** The account's connector key. */
+  readonly provider: string
+  /** None when no HTTP request carried the run. */
+  readonly incoming: IncomingCall | null
   readonly kind: "rpc" | "unified" | "mcp"
   readonly action: string
   readonly status: number
@@ -33,6 +44,9 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     let pending: Array<RequestLogEntry> = []
+    // One flush at a time: when a flush returns, every entry recorded before it started is
+    // written, also those a concurrent (scheduled) flush had already taken.
+    const flushing = yield* Effect.makeSemaphore(1)
 
     const record = (entry: RequestLogEntry) =>
       Effect.sync(() => {
@@ -41,7 +55,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
         pending.push(entry)
       })
 
-    const flush = Effect.suspend(() => {
+    const flush = flushing.withPermits(1)(Effect.suspend(() => {
       if (pending.length === 0) return Effect.succeed(0)
       const batch = pending
       pending = []
@@ -49,6 +63,10 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
         id: Crypto.randomUUID(),
         project_id: entry.projectId,
         account_id: entry.accountId,
+        provider: entry.provider,
+        http_method: entry.incoming?.method ?? null,
+        path: entry.incoming?.path ?? null,
+        url: entry.incoming?.url ?? null,
         kind: entry.kind,
         action: entry.action,
         status: entry.status,
@@ -61,7 +79,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
         Effect.as(batch.length),
         Effect.tapError(() => Effect.sync(() => { pending = [...batch, ...pending].slice(-MAX_PENDING) }))
       )
-    })
+    }))
 
     const deleteOlderThan = (days: number, limit: number) =>
       sql`
@@ -71,6 +89,17 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
         Effect.orDie
       )
 
-    return { record, flush, deleteOlderThan } as const
+    /**
+     * Retention: batches of `limit` until one comes back short or `maxBatches` ran. Each batch
+     * is its own short statement (no long lock on the table); what remains waits for the next run.
+     */
+    const purgeOlderThan = (days: number, limit: number, maxBatches: number) => {
+      const fromBatch = (batch: number, deleted: number): Effect.Effect<number> =>
+        Effect.flatMap(deleteOlderThan(days, limit), (count) =>
+          count === limit && batch + 1 < maxBatches ? fromBatch(batch + 1, deleted + count) : Effect.succeed(deleted + count))
+      return fromBatch(0, 0)
+    }
+
+    return { record, flush, deleteOlderThan, purgeOlderThan } as const
   })
 }) {}

@@ -18,6 +18,8 @@ interface Job {
 }
 
 const BATCH = 10_000
+/** Batches one retention run may delete; a busier log catches up over the next runs. */
+const RETENTION_MAX_BATCHES = 50
 
 /**
  * The one place background work is declared. Each job survives its failures (logged and
@@ -57,7 +59,7 @@ export const SchedulerLive = Layer.scopedDiscard(
         name: "request_log_retention",
         scope: "cluster",
         every: Duration.hours(1),
-        run: requestLog.deleteOlderThan(config.requestLogRetentionDays, BATCH)
+        run: requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
       }
     ]
 
