@@ -24,6 +24,7 @@ import {
   UnsupportedMediaTypeBody
 } from "./Errors.js"
 import { documentDecodeErrorsAsBadRequest } from "./OpenApiFixes.js"
+import { RequestLogsGroup } from "./RequestLogs.js"
 import { SystemGroup } from "./System.js"
 import { UnifiedAtsGroup } from "./Unified/Ats.js"
 import { documentOpenUnifiedRequestBodies } from "./Unified/Common.js"
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(ConnectorProfilesGroup)
   .add(ActionsGroup)
   .add(ConnectSessionsGroup)
+  .add(RequestLogsGroup)
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)
