@@ -19,7 +19,11 @@ export const RequestLogStep = Schema.Struct({
   url: Schema.String,
   status: Schema.NullOr(Schema.Int).annotations({ description: "null when the provider never answered (timeout, connection failure)" }),
   duration: Schema.Int.annotations({ description: "Milliseconds" }),
-  success: Schema.Boolean
+  success: Schema.Boolean,
+  request_body: Schema.NullOr(Schema.String).annotations({
+    description: "Redacted and cut to 16,384 characters; null unless the project keeps bodies (CLI: projects request-log-bodies)"
+  }),
+  response_body: Schema.NullOr(Schema.String).annotations({ description: "As request_body" })
 }).annotations({ identifier: "RequestLogStep" })
 export type RequestLogStep = typeof RequestLogStep.Type
 
@@ -116,7 +120,7 @@ export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
   .add(
     HttpApiEndpoint.get("get_request_log")`/requests/logs/${RequestLogId}`
       .addSuccess(RequestLogResult)
-      .annotate(OpenApi.Description, "One entry with its provider calls (step_requests); no request or response bodies are kept")
+      .annotate(OpenApi.Description, "One entry with its provider calls (step_requests), their bodies when the project keeps them")
   )
   .middleware(Authentication)
 {}

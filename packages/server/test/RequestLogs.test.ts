@@ -6,6 +6,8 @@ import { DateTime, Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { SwitchyardConfig } from "../src/Config.js"
+import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { MAX_LOGGED_BODY_LENGTH } from "../src/Provider/loggedBody.js"
 import { clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
@@ -190,7 +192,11 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       const { project, sandbox } = yield* setup
       const [update, , refused] = (yield* project.client.request_logs.list_request_logs({ urlParams: {} })).data
       const { data: detail } = yield* project.client.request_logs.get_request_log({ path: { id: update!.request_id } })
-      expect(detail).toMatchObject({ ...update, step_requests: [{ http_method: "POST", status: 200, success: true }] })
+      expect(detail).toMatchObject({
+        ...update,
+        // bodies stay out unless the project keeps them
+        step_requests: [{ http_method: "POST", status: 200, success: true, request_body: null, response_body: null }]
+      })
       const [step] = detail.step_requests
       expect(step!.duration).toBeGreaterThanOrEqual(0)
       expect(step!.url).toContain("/v1/employees/101")
@@ -208,6 +214,40 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
         const response = yield* send(HttpClientRequest.get(`/requests/logs/${id}`).pipe(withKey(project.key)))
         expect(expectErrorBody(response, 404).message).toContain(id)
       }
+    }))
+
+  it.effect("keeps provider bodies, redacted and cut, only while the project asks for them", () =>
+    Effect.gen(function*() {
+      const { ats, hris, project, sandbox } = yield* setup
+      const projects = yield* ProjectsRepo
+      const log = yield* RequestLog
+      const rpc = (accountId: string, payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown }) =>
+        project.client.actions.rpc_action({ headers: { "x-account-id": accountId }, payload })
+      const stepsOfLatest = Effect.gen(function*() {
+        yield* log.flush
+        const [latest] = (yield* project.client.request_logs.list_request_logs({ urlParams: { page_size: 1 } })).data
+        return (yield* project.client.request_logs.get_request_log({ path: { id: latest!.request_id } })).data.step_requests
+      })
+
+      yield* projects.setRequestLogBodies(project.projectId, true)
+      yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Grace" } })
+      const [update] = yield* stepsOfLatest
+      expect(JSON.parse(update!.request_body!)).toEqual({ firstName: "Grace" })
+      const text = JSON.stringify(update)
+      expect(text).not.toContain(sandbox.hris.apiKey)
+      expect(text).not.toContain(sandbox.hris.companyDomain)
+
+      yield* rpc(ats.id, { action: "ats_list_applications", query: { page_size: 100 } })
+      const [list] = yield* stepsOfLatest
+      expect(list!.request_body).toBeNull()
+      expect(list!.response_body!.length).toBeGreaterThan(MAX_LOGGED_BODY_LENGTH)
+      expect(list!.response_body!.slice(0, MAX_LOGGED_BODY_LENGTH + 1)).toMatch(/^\[/)
+      expect(list!.response_body).toMatch(/…\[cut: \d+ characters in all\]$/)
+      expect(list!.response_body).not.toContain(sandbox.ats.apiKey)
+
+      yield* projects.setRequestLogBodies(project.projectId, false)
+      yield* rpc(hris.id, { action: "hris_update_employee", path: { id: "101" }, body: { first_name: "Ada" } })
+      expect(yield* stepsOfLatest).toEqual([expect.objectContaining({ request_body: null, response_body: null })])
     }))
 
   it.effect("keeps each project to its own entries", () =>

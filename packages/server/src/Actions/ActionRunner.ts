@@ -18,6 +18,7 @@ import { SwitchyardConfig } from "../Config.js"
 import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
 import { ProviderHttp, type RawCall, redactCall } from "../Provider/ProviderHttp.js"
+import { loggedBody } from "../Provider/loggedBody.js"
 import { redactText } from "../Provider/Redaction.js"
 import { toApiError } from "../toApiError.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
@@ -198,12 +199,18 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             action: actionId,
             status,
             durationMs: Date.now() - started,
-            providerCalls: calls.map((call) => ({
-              method: call.request.method,
-              url: redactText(call.request.url, call.request.secrets),
-              status: call.response?.status ?? null,
-              durationMs: call.durationMs
-            })),
+            providerCalls: calls.map((call) => {
+              const summary = {
+                method: call.request.method,
+                url: redactText(call.request.url, call.request.secrets),
+                status: call.response?.status ?? null,
+                durationMs: call.durationMs
+              }
+              if (!context.requestLogBodies) return summary
+              // redacting costs as much as for raw=true: paid only by projects that keep bodies
+              const shown = redactCall(call)
+              return { ...summary, requestBody: loggedBody(shown.body), responseBody: loggedBody(shown.response?.body) }
+            }),
             error: answer?.message ?? null,
             at: new Date(started)
           })

@@ -7,6 +7,9 @@ export interface ProviderCallSummary {
   readonly url: string
   readonly status: number | null
   readonly durationMs: number
+  /** Only when the project keeps bodies: redacted, capped (`loggedBody`). */
+  readonly requestBody?: string | null
+  readonly responseBody?: string | null
 }
 
 /** The call that asked for the run, as it reached this server. */

@@ -59,7 +59,9 @@ const toDetail = (row: RequestLogDetailRow): RequestLogDetail => ({
     url: call.url,
     status: call.status,
     duration: call.durationMs,
-    success: call.status !== null && call.status < 400
+    success: call.status !== null && call.status < 400,
+    request_body: call.requestBody ?? null,
+    response_body: call.responseBody ?? null
   }))
 })
 

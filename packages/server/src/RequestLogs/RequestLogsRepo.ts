@@ -6,7 +6,9 @@ const StoredProviderCall = Schema.Struct({
   method: Schema.String,
   url: Schema.String,
   status: Schema.NullOr(Schema.Number),
-  durationMs: Schema.Number
+  durationMs: Schema.Number,
+  requestBody: Schema.optional(Schema.NullOr(Schema.String)),
+  responseBody: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 export const RequestLogRow = Schema.Struct({
