@@ -187,6 +187,22 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       expect(yield* refuse(`next=${next}`, other.key)).toMatch(/another project/)
     }))
 
+  it.effect("pages exactly through entries apart by microseconds, in both time orders", () =>
+    Effect.gen(function*() {
+      const project = yield* freshProject
+      const sql = yield* SqlClient.SqlClient
+      // entries within one millisecond, which a JavaScript Date cannot tell apart
+      yield* sql`
+        INSERT INTO request_logs (id, project_id, account_id, kind, action, status, duration_ms, created_at)
+        SELECT gen_random_uuid(), ${project.projectId}, 'acc', 'rpc', 'action_' || n, 200, n,
+               date_trunc('milliseconds', now() - interval '1 hour') + make_interval(secs => n / 1000000.0)
+        FROM generate_series(1, 4) AS n`
+      const newestFirst = yield* listAll(project.client, { page_size: 1 })
+      expect(newestFirst.map((entry) => entry.action)).toEqual(["action_4", "action_3", "action_2", "action_1"])
+      const oldestFirst = yield* listAll(project.client, { page_size: 1, order_direction: "asc" })
+      expect(oldestFirst.map((entry) => entry.action)).toEqual(["action_1", "action_2", "action_3", "action_4"])
+    }))
+
   it.effect("shows one entry with its provider calls, URLs redacted", () =>
     Effect.gen(function*() {
       const { project, sandbox } = yield* setup

@@ -18,8 +18,8 @@ interface CursorPayload {
   readonly p: string
   /** order: `<order_by>.<direction>` */
   readonly o: string
-  /** the last row's sort value (epoch ms or duration ms) */
-  readonly v: number
+  /** the last row's sort value: its exact time as text, or its duration in ms */
+  readonly v: string | number
   /** the last row's id */
   readonly i: string
 }
@@ -27,8 +27,8 @@ interface CursorPayload {
 const isCursorPayload = (value: unknown): value is CursorPayload => {
   if (typeof value !== "object" || value === null) return false
   const payload = value as Record<string, unknown>
-  return typeof payload.p === "string" && typeof payload.o === "string" && typeof payload.v === "number" &&
-    Number.isFinite(payload.v) && typeof payload.i === "string"
+  return typeof payload.p === "string" && typeof payload.o === "string" && typeof payload.i === "string" &&
+    (typeof payload.v === "string" || (typeof payload.v === "number" && Number.isInteger(payload.v)))
 }
 
 const toRecord = (row: RequestLogRow): RequestLogRecord => {
@@ -101,6 +101,10 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
         if (payload.o !== order) {
           return yield* new InvalidRequestLogCursor({ reason: `it continues order ${payload.o}, not ${order}` })
         }
+        // the value's type follows the order: a signed cursor of this order always has the right one
+        if ((typeof payload.v === "number") !== (order.startsWith("duration"))) {
+          return yield* new InvalidRequestLogCursor({ reason: "malformed" })
+        }
         return { value: payload.v, id: payload.i } satisfies RequestLogKeyset
       })
 
@@ -139,7 +143,7 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
           ? encodeCursor({
             p: projectId,
             o: order,
-            v: orderBy === "duration" ? last.duration_ms : last.created_at.getTime(),
+            v: orderBy === "duration" ? last.duration_ms : last.created_at_exact,
             i: last.id
           })
           : null

@@ -23,7 +23,9 @@ export const RequestLogRow = Schema.Struct({
   path: Schema.NullOr(Schema.String),
   url: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
-  created_at: Schema.DateFromSelf
+  created_at: Schema.DateFromSelf,
+  /** created_at as PostgreSQL prints it, to the microsecond (a Date keeps milliseconds): the keyset's time. */
+  created_at_exact: Schema.String
 })
 export type RequestLogRow = typeof RequestLogRow.Type
 
@@ -46,9 +48,9 @@ export interface RequestLogFilters {
   readonly endDate: Date | undefined
 }
 
-/** Where the previous page ended: the last row's sort value and id. */
+/** Where the previous page ended: the last row's sort value (exact time text, or duration) and id. */
 export interface RequestLogKeyset {
-  readonly value: number
+  readonly value: string | number
   readonly id: string
 }
 
@@ -75,7 +77,8 @@ export class RequestLogsRepo extends Effect.Service<RequestLogsRepo>()("Switchya
     const sql = yield* SqlClient.SqlClient
 
     const columns = sql`
-      id::text AS id, account_id, provider, kind, action, status, duration_ms, http_method, path, url, error, created_at`
+      id::text AS id, account_id, provider, kind, action, status, duration_ms, http_method, path, url, error, created_at,
+      created_at::text AS created_at_exact`
 
     const where = (projectId: string, filters: RequestLogFilters) => {
       const clauses: Array<Statement.Fragment> = [sql`project_id = ${projectId}`]
@@ -106,7 +109,7 @@ export class RequestLogsRepo extends Effect.Service<RequestLogsRepo>()("Switchya
       if (Option.isSome(query.after)) {
         const { id, value } = query.after.value
         const beyond = sql.literal(query.direction === "asc" ? ">" : "<")
-        const sortValue = query.orderBy === "duration" ? sql`${value}::int` : sql`${new Date(value).toISOString()}::timestamptz`
+        const sortValue = query.orderBy === "duration" ? sql`${value}::int` : sql`${value}::timestamptz`
         clauses.push(sql`(${column}, id) ${beyond} (${sortValue}, ${id}::uuid)`)
       }
       return sql`
