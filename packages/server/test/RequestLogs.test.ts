@@ -2,15 +2,17 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import type { ListRequestLogsParams, RequestLogRecord, RequestLogsPage } from "@switchyard/api"
-import { DateTime, Effect, Layer } from "effect"
+import { DateTime, Effect, Layer, TestClock } from "effect"
 import * as Crypto from "node:crypto"
+import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { SwitchyardConfig } from "../src/Config.js"
 import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
 import { MAX_LOGGED_BODY_LENGTH } from "../src/Provider/loggedBody.js"
+import { SchedulerLive } from "../src/Scheduler/Scheduler.js"
 import { clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
-import { TestServer } from "./support/TestServer.js"
+import { TestDatabase, TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey } from "./support/Wire.js"
 
 const Server = Layer.merge(
@@ -384,5 +386,40 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       expect(param("order_by").schema).toMatchObject({ enum: ["event_datetime", "duration"] })
       expect(param("order_direction").schema).toMatchObject({ enum: ["asc", "desc"] })
       expect(param("page_size").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 })
+    }))
+})
+
+const SchedulerServices = SchedulerLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(RequestLog.Default, ProjectsRepo.Default, LastRequestTracker.Default)),
+  // the hour passes in test time: the other jobs tick rarely, so it passes quickly
+  Layer.provideMerge(TestDatabase({
+    SWITCHYARD_REQUEST_LOG_RETENTION_DAYS: "7",
+    SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS: "3600",
+    SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS: "3600",
+    SWITCHYARD_REQUEST_LOG_FLUSH_SECONDS: "3600"
+  }))
+)
+
+layer(SchedulerServices)("request log retention driven by the scheduler", (it) => {
+  it.effect("removes entries older than SWITCHYARD_REQUEST_LOG_RETENTION_DAYS on its hourly run", () =>
+    Effect.gen(function*() {
+      const projects = yield* ProjectsRepo
+      const sql = yield* SqlClient.SqlClient
+      const organization = yield* projects.createOrganization("Org")
+      const project = yield* projects.createProject(organization.id, "Project")
+      yield* sql`
+        INSERT INTO request_logs (id, project_id, account_id, kind, action, status, duration_ms, created_at)
+        SELECT gen_random_uuid(), ${project.id}, 'acc', 'rpc', 'aged_' || days, 200, 1, now() - make_interval(days => days)
+        FROM unnest(ARRAY[6, 8, 9]) AS days`
+      const actions = Effect.map(
+        sql<{ action: string }>`SELECT action FROM request_logs WHERE project_id = ${project.id} ORDER BY action`,
+        (rows) => rows.map((row) => row.action)
+      )
+      yield* TestClock.adjust("59 minutes")
+      expect(yield* actions).toEqual(["aged_6", "aged_8", "aged_9"])
+      yield* TestClock.adjust("1 minute")
+      // the job runs on the database's own pace: poll briefly for it
+      const kept = yield* actions.pipe(Effect.repeat({ until: (left) => left.length === 1, times: 200 }))
+      expect(kept).toEqual(["aged_6"])
     }))
 })

@@ -48,7 +48,12 @@ export const SchedulerLive = Layer.scopedDiscard(
         every: Duration.seconds(config.lastRequestFlushSeconds),
         run: lastRequests.flush
       },
-      { name: "flush_request_log", scope: "process", every: Duration.seconds(2), run: requestLog.flush },
+      {
+        name: "flush_request_log",
+        scope: "process",
+        every: Duration.seconds(config.requestLogFlushSeconds),
+        run: requestLog.flush
+      },
       {
         name: "expire_idempotency_keys",
         scope: "cluster",
