@@ -8,28 +8,9 @@ import {
   type RequestLogsPage
 } from "@switchyard/api"
 import { DateTime, Effect, Option } from "effect"
-import * as Crypto from "node:crypto"
-import { CredentialCipher } from "../Crypto/CredentialCipher.js"
-import { InvalidRequestLogCursor, RequestLogNotFound } from "./RequestLogErrors.js"
+import { RequestLogCursor } from "./RequestLogCursor.js"
+import { RequestLogNotFound } from "./RequestLogErrors.js"
 import { type RequestLogDetailRow, type RequestLogKeyset, type RequestLogRow, RequestLogsRepo } from "./RequestLogsRepo.js"
-
-interface CursorPayload {
-  /** project */
-  readonly p: string
-  /** order: `<order_by>.<direction>` */
-  readonly o: string
-  /** the last row's sort value: its exact time as text, or its duration in ms */
-  readonly v: string | number
-  /** the last row's id */
-  readonly i: string
-}
-
-const isCursorPayload = (value: unknown): value is CursorPayload => {
-  if (typeof value !== "object" || value === null) return false
-  const payload = value as Record<string, unknown>
-  return typeof payload.p === "string" && typeof payload.o === "string" && typeof payload.i === "string" &&
-    (typeof payload.v === "string" || (typeof payload.v === "number" && Number.isInteger(payload.v)))
-}
 
 const toRecord = (row: RequestLogRow): RequestLogRecord => {
   const start = row.created_at.toISOString()
@@ -65,48 +46,11 @@ const toDetail = (row: RequestLogDetailRow): RequestLogDetail => ({
   }))
 })
 
-/**
- * The request log API: a project's logged action runs, filtered and paged by keyset. The
- * `next` cursor is signed and names its project and order, so it can neither reach another
- * project's entries nor be replayed under a different order.
- */
+/** The request log API: a project's logged action runs, filtered and paged by keyset (`RequestLogCursor`). */
 export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/RequestLogs", {
   effect: Effect.gen(function*() {
     const repo = yield* RequestLogsRepo
-    const cipher = yield* CredentialCipher
-    const key = cipher.derivedKey("request-log-cursor")
-    const sign = (body: string) => Crypto.createHmac("sha256", key).update(body).digest("base64url").slice(0, 32)
-
-    const encodeCursor = (payload: CursorPayload) => {
-      const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
-      return `${body}.${sign(body)}`
-    }
-
-    const decodeCursor = (token: string, projectId: string, order: string) =>
-      Effect.gen(function*() {
-        const [body, signature, extra] = token.split(".")
-        if (body === undefined || signature === undefined || extra !== undefined) {
-          return yield* new InvalidRequestLogCursor({ reason: "malformed" })
-        }
-        const expected = sign(body)
-        if (signature.length !== expected.length || !Crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
-          return yield* new InvalidRequestLogCursor({ reason: "signature does not match" })
-        }
-        const payload = yield* Effect.try({
-          try: (): unknown => JSON.parse(Buffer.from(body, "base64url").toString("utf8")),
-          catch: () => new InvalidRequestLogCursor({ reason: "malformed" })
-        })
-        if (!isCursorPayload(payload)) return yield* new InvalidRequestLogCursor({ reason: "malformed" })
-        if (payload.p !== projectId) return yield* new InvalidRequestLogCursor({ reason: "it belongs to another project" })
-        if (payload.o !== order) {
-          return yield* new InvalidRequestLogCursor({ reason: `it continues order ${payload.o}, not ${order}` })
-        }
-        // the value's type follows the order: a signed cursor of this order always has the right one
-        if ((typeof payload.v === "number") !== (order.startsWith("duration"))) {
-          return yield* new InvalidRequestLogCursor({ reason: "malformed" })
-        }
-        return { value: payload.v, id: payload.i } satisfies RequestLogKeyset
-      })
+    const cursor = yield* RequestLogCursor
 
     const list = (projectId: string, params: ListRequestLogsParams) =>
       Effect.gen(function*() {
@@ -116,7 +60,7 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
         const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
         const after = params.next === undefined || params.next.length === 0
           ? Option.none<RequestLogKeyset>()
-          : Option.some(yield* decodeCursor(params.next, projectId, order))
+          : Option.some(yield* cursor.decode(params.next, projectId, order))
         // one row more than asked tells whether another page follows
         const rows = yield* repo.list({
           projectId,
@@ -140,11 +84,9 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
         const page = rows.slice(0, pageSize)
         const last = page[page.length - 1]
         const next = rows.length > pageSize && last !== undefined
-          ? encodeCursor({
-            p: projectId,
-            o: order,
-            v: orderBy === "duration" ? last.duration_ms : last.created_at_exact,
-            i: last.id
+          ? cursor.encode(projectId, order, {
+            value: orderBy === "duration" ? last.duration_ms : last.created_at_exact,
+            id: last.id
           })
           : null
         return { next, data: page.map(toRecord) } satisfies RequestLogsPage
@@ -160,5 +102,5 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
 
     return { list, get } as const
   }),
-  dependencies: [RequestLogsRepo.Default, CredentialCipher.Default]
+  dependencies: [RequestLogsRepo.Default, RequestLogCursor.Default]
 }) {}
