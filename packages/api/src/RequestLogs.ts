@@ -7,7 +7,7 @@ import { commaSeparated, PageSize } from "./Params.js"
 export const RequestLogSourceType = Schema.Literal("rpc", "unified", "mcp").annotations({ identifier: "RequestLogSourceType" })
 export type RequestLogSourceType = typeof RequestLogSourceType.Type
 
-export const RequestLogOrderBy = Schema.Literal("event_datetime", "duration")
+export const RequestLogOrderBy = Schema.Literal("event_datetime", "eventDatetime", "duration")
 export type RequestLogOrderBy = typeof RequestLogOrderBy.Type
 
 export const RequestLogOrderDirection = Schema.Literal("asc", "desc")
@@ -83,9 +83,8 @@ const DateParam = (name: string) =>
 
 const list = commaSeparated(Schema.String.pipe(Schema.maxLength(200)))
 
-export const ListRequestLogsParams = Schema.Struct({
-  page_size: Schema.optional(PageSize),
-  next: Schema.optional(Schema.String.pipe(Schema.maxLength(4096))),
+/** The filters, each also accepted as StackOne's deep-object form `filter[<name>]`. */
+const filters = {
   account_ids: Schema.optional(list),
   providers: Schema.optional(list),
   actions: Schema.optional(list),
@@ -97,9 +96,24 @@ export const ListRequestLogsParams = Schema.Struct({
   status_codes: Schema.optional(commaSeparated(StatusCode)),
   success: Schema.optional(BooleanParam("success")),
   start_date: Schema.optional(DateParam("start_date")).annotations({ description: "Entries that started at or after" }),
-  end_date: Schema.optional(DateParam("end_date")).annotations({ description: "Entries that started before" }),
-  order_by: Schema.optional(RequestLogOrderBy.annotations({ message: () => "order_by must be event_datetime or duration" }))
-    .annotations({ description: "event_datetime (default) or duration" }),
+  end_date: Schema.optional(DateParam("end_date")).annotations({ description: "Entries that started before" })
+}
+
+export type RequestLogFilterName = keyof typeof filters
+
+const asDeepObject = <F extends Record<string, unknown>>(fields: F) =>
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [`filter[${name}]`, field])) as {
+    readonly [K in keyof F & string as `filter[${K}]`]: F[K]
+  }
+
+export const ListRequestLogsParams = Schema.Struct({
+  page_size: Schema.optional(PageSize),
+  next: Schema.optional(Schema.String.pipe(Schema.maxLength(4096))),
+  ...filters,
+  ...asDeepObject(filters),
+  order_by: Schema.optional(RequestLogOrderBy.annotations({
+    message: () => "order_by must be event_datetime (or eventDatetime) or duration"
+  })).annotations({ description: "event_datetime (default; StackOne's eventDatetime too) or duration" }),
   order_direction: Schema.optional(RequestLogOrderDirection.annotations({ message: () => "order_direction must be asc or desc" }))
     .annotations({ description: "desc (default) or asc" })
 })
@@ -114,7 +128,7 @@ export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
       .addSuccess(RequestLogsPage)
       .annotate(
         OpenApi.Description,
-        "The project's action runs (RPC, unified, MCP), newest first by default; lists are comma-separated or repeated. Kept SWITCHYARD_REQUEST_LOG_RETENTION_DAYS days"
+        "The project's action runs (RPC, unified, MCP), newest first by default; lists are comma-separated or repeated; each filter may also be given as filter[<name>]. Kept SWITCHYARD_REQUEST_LOG_RETENTION_DAYS days"
       )
   )
   .add(

@@ -152,6 +152,16 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       )
       expect(wire.status).toBe(200)
       expect((wire.json as { data: ReadonlyArray<unknown> }).data).toHaveLength(4)
+      // StackOne's deep-object form of the same filters, and its spelling of the time order
+      const deep = yield* send(
+        HttpClientRequest.get(
+          `/requests/logs?filter[account_ids]=${ats.id}&filter[success]=false&filter[start_date]=2000-01-01&order_by=eventDatetime`
+        ).pipe(withKey(project.key))
+      )
+      expect(deep.status).toBe(200)
+      expect((deep.json as { data: ReadonlyArray<{ request_id: string }> }).data.map((entry) => entry.request_id))
+        .toEqual(ids(refused))
+      expect(yield* list({ "filter[actions]": ["ats_get_application"], actions: ["hris_update_employee"] })).toHaveLength(2)
     }))
 
   it.effect("pages through next in every order, each entry once, and refuses a foreign or altered cursor", () =>
@@ -170,6 +180,7 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       expect([...durations].sort((a, b) => a - b)).toEqual(durations)
       const longest = yield* listAll(client, { page_size: 3, order_by: "duration" })
       expect(ids(longest)).toEqual(ids(shortest).reverse())
+      expect(ids(yield* listAll(client, { page_size: 2, order_by: "eventDatetime" }))).toEqual(ids(newestFirst))
 
       const first = yield* client.request_logs.list_request_logs({ urlParams: { page_size: 2 } })
       expect(first.data).toHaveLength(2)
@@ -315,7 +326,9 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
         ["end_date=2024-13-45", /\bend_date\b/],
         ["order_by=name", /\border_by\b/],
         ["order_direction=up", /\border_direction\b/],
-        ["source_types=cli", /\bsource_types\b/]
+        ["source_types=cli", /\bsource_types\b/],
+        ["filter[status_codes]=abc", /\bfilter\[status_codes\]/],
+        ["filter[success]=yes", /\bfilter\[success\]/]
       ]
       for (const [query, mentions] of cases) {
         const response = yield* send(HttpClientRequest.get(`/requests/logs?${query}`).pipe(withKey(key)))
@@ -380,10 +393,11 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       expect(Object.keys(detail.responses)).toContain("404")
       const names = list.parameters.map((parameter) => parameter.name)
       expect(names).toEqual(expect.arrayContaining([
-        "page_size", "next", "account_ids", "actions", "status_codes", "success", "start_date", "end_date", "order_by", "order_direction"
+        "page_size", "next", "account_ids", "actions", "status_codes", "success", "start_date", "end_date", "order_by", "order_direction",
+        "filter[account_ids]", "filter[status_codes]", "filter[end_date]"
       ]))
       const param = (name: string) => list.parameters.find((parameter) => parameter.name === name)!
-      expect(param("order_by").schema).toMatchObject({ enum: ["event_datetime", "duration"] })
+      expect(param("order_by").schema).toMatchObject({ enum: ["event_datetime", "eventDatetime", "duration"] })
       expect(param("order_direction").schema).toMatchObject({ enum: ["asc", "desc"] })
       expect(param("page_size").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 })
     }))

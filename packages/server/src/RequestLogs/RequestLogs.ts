@@ -12,6 +12,14 @@ import { RequestLogCursor } from "./RequestLogCursor.js"
 import { RequestLogNotFound } from "./RequestLogErrors.js"
 import { type RequestLogDetailRow, type RequestLogKeyset, type RequestLogRow, RequestLogsRepo } from "./RequestLogsRepo.js"
 
+type ListFilterName = "account_ids" | "providers" | "actions" | "request_ids" | "http_methods" | "source_types" | "status_codes"
+
+/** A list filter as given plainly and as `filter[<name>]` (StackOne's form): either matches. */
+const listOf = <K extends ListFilterName>(params: ListRequestLogsParams, name: K) =>
+  [...(params[name] ?? []), ...(params[`filter[${name}]`] ?? [])] as ReadonlyArray<NonNullable<ListRequestLogsParams[K]>[number]>
+
+const dateOf = (date: DateTime.Utc | undefined) => date === undefined ? undefined : DateTime.toDateUtc(date)
+
 const toRecord = (row: RequestLogRow): RequestLogRecord => {
   const start = row.created_at.toISOString()
   return {
@@ -54,7 +62,8 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
 
     const list = (projectId: string, params: ListRequestLogsParams) =>
       Effect.gen(function*() {
-        const orderBy: RequestLogOrderBy = params.order_by ?? "event_datetime"
+        // eventDatetime is StackOne's spelling of the same order (and continues its cursors)
+        const orderBy: RequestLogOrderBy = params.order_by === "duration" ? "duration" : "event_datetime"
         const direction: RequestLogOrderDirection = params.order_direction ?? "desc"
         const order = `${orderBy}.${direction}`
         const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
@@ -65,16 +74,16 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
         const rows = yield* repo.list({
           projectId,
           filters: {
-            accountIds: params.account_ids ?? [],
-            providers: params.providers ?? [],
-            actions: params.actions ?? [],
-            requestIds: params.request_ids ?? [],
-            httpMethods: params.http_methods ?? [],
-            sourceTypes: params.source_types ?? [],
-            statusCodes: params.status_codes ?? [],
-            success: params.success,
-            startDate: params.start_date === undefined ? undefined : DateTime.toDateUtc(params.start_date),
-            endDate: params.end_date === undefined ? undefined : DateTime.toDateUtc(params.end_date)
+            accountIds: listOf(params, "account_ids"),
+            providers: listOf(params, "providers"),
+            actions: listOf(params, "actions"),
+            requestIds: listOf(params, "request_ids"),
+            httpMethods: listOf(params, "http_methods"),
+            sourceTypes: listOf(params, "source_types"),
+            statusCodes: listOf(params, "status_codes"),
+            success: params.success ?? params["filter[success]"],
+            startDate: dateOf(params.start_date ?? params["filter[start_date]"]),
+            endDate: dateOf(params.end_date ?? params["filter[end_date]"])
           },
           orderBy,
           direction,
