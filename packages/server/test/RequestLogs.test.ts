@@ -341,6 +341,35 @@ layer(Server, { excludeTestServices: true })("request logs API", (it) => {
       }
     }))
 
+  it.effect("writes a backlog larger than one statement's parameters allow, in chunks", () =>
+    Effect.gen(function*() {
+      const project = yield* freshProject
+      const log = yield* RequestLog
+      // 5,000 rows of 14 columns would need 70,000 parameters in one INSERT (the limit is 65,535)
+      const at = new Date()
+      for (let n = 0; n < 5_000; n++) {
+        yield* log.record({
+          projectId: project.projectId,
+          accountId: "backlog",
+          provider: "greenhouse",
+          incoming: null,
+          kind: "rpc",
+          action: "ats_list_applications",
+          status: 200,
+          durationMs: n,
+          providerCalls: [],
+          error: null,
+          at
+        })
+      }
+      expect(yield* log.flush).toBe(5_000)
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM request_logs WHERE project_id = ${project.projectId}`
+      expect(Number(row!.n)).toBe(5_000)
+      const page = yield* project.client.request_logs.list_request_logs({ urlParams: { order_by: "duration", page_size: 1 } })
+      expect(page.data[0]).toMatchObject({ duration: 4_999, http_method: null, path: null, url: null, provider: "greenhouse" })
+    }))
+
   it.effect("removes entries past the retention period in bounded batches", () =>
     Effect.gen(function*() {
       const { project } = yield* setup
