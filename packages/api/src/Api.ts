@@ -24,6 +24,7 @@ import {
   UnsupportedMediaTypeBody
 } from "./Errors.js"
 import { documentDecodeErrorsAsBadRequest } from "./OpenApiFixes.js"
+import { RequestLogsGroup } from "./RequestLogs.js"
 import { SystemGroup } from "./System.js"
 import { UnifiedAtsGroup } from "./Unified/Ats.js"
 import { documentOpenUnifiedRequestBodies } from "./Unified/Common.js"
@@ -41,6 +42,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(ActionsGroup)
   .add(ConnectSessionsGroup)
   .add(WebhooksGroup)
+  .add(RequestLogsGroup)
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)

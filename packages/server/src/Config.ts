@@ -80,6 +80,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     /** One line per entry: `logfmt` (key=value) or `json` for log collectors; `pretty` for a terminal. */
     const logFormat = yield* Config.literal("logfmt", "json", "pretty")("LOG_FORMAT").pipe(Config.withDefault("logfmt"))
     const lastRequestFlushSeconds = yield* boundedInteger("SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS", 1, 3600, 5)
+    /** How often buffered request log entries are written (a run shows in the log within this). */
+    const requestLogFlushSeconds = yield* boundedInteger("SWITCHYARD_REQUEST_LOG_FLUSH_SECONDS", 1, 3600, 2)
     const requestLogRetentionDays = yield* boundedInteger("SWITCHYARD_REQUEST_LOG_RETENTION_DAYS", 1, 3650, 30)
     const providerRequestTimeoutMs = yield* boundedInteger("SWITCHYARD_PROVIDER_TIMEOUT_MS", 10, 600_000, 30_000)
     const providerDeadlineMs = yield* boundedInteger("SWITCHYARD_PROVIDER_DEADLINE_MS", 10, 900_000, 60_000)
@@ -122,6 +124,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       logFormat,
       lastRequestFlushSeconds,
       outboundAllowlist,
+      requestLogFlushSeconds,
       requestLogRetentionDays,
       providerRequestTimeoutMs,
       providerDeadlineMs,

@@ -17,6 +17,7 @@ import type { ActionRunError } from "./Actions/ActionRunErrors.js"
 import type { ConnectSessionError } from "./ConnectSessions/ConnectSessionErrors.js"
 import type { ConnectorProfileError } from "./ConnectorProfiles/ConnectorProfileErrors.js"
 import type { ConnectorError } from "./Connectors/ConnectorErrors.js"
+import type { RequestLogError } from "./RequestLogs/RequestLogErrors.js"
 import type { UnifiedError } from "./Unified/UnifiedErrors.js"
 import type { WebhookError } from "./Webhooks/WebhookErrors.js"
 
@@ -27,6 +28,7 @@ export type DomainError =
   | ConnectSessionError
   | ConnectorError
   | ConnectorProfileError
+  | RequestLogError
   | UnifiedError
   | WebhookError
 
@@ -73,6 +75,8 @@ export const toApiError = (error: DomainError): ApiError =>
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
       ProxyNotSupported: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
+      RequestLogNotFound: ({ message }): ApiError => new NotFound({ message }),
+      InvalidRequestLogCursor: ({ message }): ApiError => new BadRequest({ message }),
       ActionInputError: actionFailureToApiError,
       ProviderHttpError: actionFailureToApiError,
       ProviderTransportError: actionFailureToApiError,

@@ -68,6 +68,13 @@ describe("the CLI", () => {
         output: `immutable connector versioning is off for project ${defaultId} ` +
           "(force may now replace a registered version's content)"
       })
+      const bodies = await runCli(["projects", "request-log-bodies", defaultId!, "on"], environment)
+      expect({ code: bodies.code, output: bodies.output.trim() }).toEqual({
+        code: 0,
+        output: `request log bodies are on for project ${defaultId} ` +
+          "(provider bodies are kept redacted, up to 16,384 characters each, from the next runs on)"
+      })
+      expect((await runCli(["projects", "list"], environment)).output).toMatch(new RegExp(`^${defaultId}\\s.*\\son\\s+[0-9T:.-]+Z\\s*$`, "m"))
 
       // every error: a message, the usage, a non-zero exit code, and no key made
       for (
@@ -109,6 +116,7 @@ describe("the CLI", () => {
           "projects list",
           "projects create [--name name] [--organization organization-id] <name>...",
           "projects immutable-versioning <project-id> <setting>",
+          "projects request-log-bodies <project-id> <setting>",
           "keys list [--project project-id]",
           "keys create [--project project-id] [--scope full_access|read_only|accounts|actions] [--name name]",
           "keys revoke <key-id>"
@@ -146,7 +154,8 @@ describe("the CLI", () => {
         [["projects", "create", "--colour", "red"], "Unknown option '--colour'"],
         [["keys", "create", "--scope", "root"], "unknown scope \"root\": use full_access, read_only, accounts or actions"],
         [["keys", "revoke"], "Missing argument <key-id>"],
-        [["projects", "immutable-versioning", "some-project", "maybe"], "Expected one of the following cases: on, off"]
+        [["projects", "immutable-versioning", "some-project", "maybe"], "Expected one of the following cases: on, off"],
+        [["projects", "request-log-bodies", "some-project", "maybe"], "Expected one of the following cases: on, off"]
       ] as const
     ) {
       const failed = await runCli(args, noDatabase)

@@ -35,7 +35,7 @@ describe("the connect page's frame origins", () => {
     }
     try {
       const listed = await runCli(["projects", "list"], environment)
-      expect(listed.output).toMatch(/^id\s+organization\s+name\s+immutable\s+connect_frame_origins\s+created$/m)
+      expect(listed.output).toMatch(/^id\s+organization\s+name\s+immutable\s+connect_frame_origins\s+log_bodies\s+created$/m)
       const [, projectId] = listed.output.match(/^([0-9a-f-]{36})\s.*Default project\s+on\s+none\s/m)!
       expect(await frameAncestors()).toBe("'none'")
 

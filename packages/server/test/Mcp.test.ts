@@ -1,6 +1,5 @@
 import { HttpClientRequest, HttpServer } from "@effect/platform"
 import { describe, expect, it as plainIt, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
@@ -192,12 +191,13 @@ layer(Server, { excludeTestServices: true })("/mcp", (it) => {
       const read = yield* project.client.accounts.get_account({ path: { id: ats.id }, urlParams: { expand: ["last_request"] } })
       expect(read.last_request).not.toBeNull()
       yield* (yield* RequestLog).flush
-      const sql = yield* SqlClient.SqlClient
-      const logs = yield* sql<{ action: string; status: number; kind: string }>`
-        SELECT action, status, kind FROM request_logs WHERE account_id = ${ats.id} ORDER BY created_at`
-      expect(logs.map((log) => ({ ...log }))).toEqual([
-        { action: "ats_list_applications", status: 200, kind: "mcp" },
-        { action: "ats_get_application", status: 200, kind: "mcp" }
+      const logs = yield* project.client.request_logs.list_request_logs({
+        urlParams: { account_ids: [ats.id], order_direction: "asc" }
+      })
+      const mcpCall = { provider: "greenhouse", status: 200, source_type: "mcp", http_method: "POST", path: "/mcp" }
+      expect(logs.data).toEqual([
+        expect.objectContaining({ action: "ats_list_applications", ...mcpCall }),
+        expect.objectContaining({ action: "ats_get_application", ...mcpCall })
       ])
     }))
 

@@ -10,6 +10,8 @@ describe("scopeAllows", () => {
   it("gives Read Only GET requests only", () => {
     expect(scopeAllows("read_only", "GET", "/v2/accounts")).toBe(true)
     expect(scopeAllows("read_only", "GET", "/unified/ats/applications")).toBe(true)
+    expect(scopeAllows("read_only", "GET", "/requests/logs")).toBe(true)
+    expect(scopeAllows("read_only", "GET", "/requests/logs/0b1e5f7a-2c1d-4b8e-9f00-123456789abc")).toBe(true)
     expect(scopeAllows("read_only", "PATCH", "/v2/accounts/a")).toBe(false)
     expect(scopeAllows("read_only", "POST", "/actions/rpc")).toBe(false)
   })
@@ -32,5 +34,7 @@ describe("scopeAllows", () => {
     expect(scopeAllows("actions", "GET", "/unified/ats/applications")).toBe(true)
     expect(scopeAllows("actions", "GET", "/v2/accounts")).toBe(false)
     expect(scopeAllows("actions", "GET", "/v2/connectors")).toBe(false)
+    expect(scopeAllows("actions", "GET", "/requests/logs")).toBe(false)
+    expect(scopeAllows("accounts", "GET", "/requests/logs")).toBe(false)
   })
 })

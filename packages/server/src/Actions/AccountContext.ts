@@ -14,6 +14,7 @@ import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { AccountGrantRevoked, GRANT_REVOKED_REASON } from "../OAuth2/TokenRefreshErrors.js"
+import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
 
 /** Everything an account-scoped call needs: the account, its connector version and credentials. */
 export interface AccountContext {
@@ -22,6 +23,8 @@ export interface AccountContext {
   readonly version: VisibleVersion
   readonly connector: ParsedConnector
   readonly credentials: Record<string, unknown>
+  /** The project keeps provider bodies in its request log (`projects request-log-bodies`). */
+  readonly requestLogBodies: boolean
 }
 
 const blockedStatuses = new Set(["suspended", "expired", "disabled"])
@@ -58,6 +61,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
     const profiles = yield* ConnectorProfiles
     const registry = yield* ConnectorRegistry
     const cipher = yield* CredentialCipher
+    const projects = yield* ProjectsRepo
     const resolved = (yield* CacheEpochs).make<string, AccountContext>(CONTEXT_CACHE_CAPACITY)
 
     const read = (projectId: string, accountId: string): Effect.Effect<AccountContext, AccountContextError> =>
@@ -97,12 +101,14 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           keyId: credentials_key_id,
           ciphertext: credentials_ciphertext
         }).pipe(Effect.orDie)
+        const project = yield* projects.findProject(projectId)
         return {
           account,
           profile,
           version: version.value,
           connector,
-          credentials: (credentials ?? {}) as Record<string, unknown>
+          credentials: (credentials ?? {}) as Record<string, unknown>,
+          requestLogBodies: Option.exists(project, (found) => found.request_log_bodies)
         } satisfies AccountContext
       }).pipe(Effect.withSpan("AccountContexts.resolve", {
         captureStackTrace: false,
@@ -119,6 +125,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
     ConnectorProfiles.Default,
     ConnectorRegistry.Default,
     CredentialCipher.Default,
-    CacheEpochs.Default
+    CacheEpochs.Default,
+    ProjectsRepo.Default
   ]
 }) {}

@@ -16,6 +16,8 @@ export const Project = Schema.Struct({
   name: Schema.String,
   /** Whether a connector version, once registered, can never change (the default). */
   immutable_versioning: Schema.Boolean,
+  /** Whether the request log keeps provider request and response bodies (redacted, capped). */
+  request_log_bodies: Schema.Boolean,
   /** Origins that may embed the hosted connect page in a frame (CSP frame-ancestors); none by default. */
   connect_frame_origins: Schema.Array(Schema.String),
   created_at: Schema.DateFromSelf
@@ -29,7 +31,7 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
     const epochs = yield* CacheEpochs
 
     const organizationColumns = sql`id, name, created_at`
-    const projectColumns = sql`id, organization_id, name, immutable_versioning, connect_frame_origins, created_at`
+    const projectColumns = sql`id, organization_id, name, immutable_versioning, request_log_bodies, connect_frame_origins, created_at`
 
     const createOrganization = SqlSchema.single({
       Request: Schema.String,
@@ -80,6 +82,15 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
           RETURNING ${projectColumns}`
     })
 
+    const setRequestLogBodies = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }),
+      Result: Project,
+      execute: ({ enabled, id }) =>
+        sql`
+          UPDATE projects SET request_log_bodies = ${enabled} WHERE id::text = ${id}
+          RETURNING ${projectColumns}`
+    })
+
     const setConnectFrameOrigins = SqlSchema.findOne({
       Request: Schema.Struct({ id: Schema.String, origins: Schema.Array(Schema.String) }),
       Result: Project,
@@ -93,6 +104,9 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("Switchyard/Pro
     return {
       setImmutableVersioning: (id: string, immutable: boolean) =>
         setImmutableVersioning({ id, immutable }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
+      // account contexts carry the setting, so they are rebuilt everywhere once it changes
+      setRequestLogBodies: (id: string, enabled: boolean) =>
+        setRequestLogBodies({ id, enabled }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       /** Replaces the origins allowed to frame the connect page (already normalized origins). */
       setConnectFrameOrigins: (id: string, origins: ReadonlyArray<string>) =>
         setConnectFrameOrigins({ id, origins }).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),

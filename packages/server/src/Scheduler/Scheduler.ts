@@ -19,6 +19,8 @@ interface Job {
 }
 
 const BATCH = 10_000
+/** Batches one retention run may delete; a busier log catches up over the next runs. */
+const RETENTION_MAX_BATCHES = 50
 
 /**
  * The one place background work is declared. Each job survives its failures (logged and
@@ -48,7 +50,12 @@ export const SchedulerLive = Layer.scopedDiscard(
         every: Duration.seconds(config.lastRequestFlushSeconds),
         run: lastRequests.flush
       },
-      { name: "flush_request_log", scope: "process", every: Duration.seconds(2), run: requestLog.flush },
+      {
+        name: "flush_request_log",
+        scope: "process",
+        every: Duration.seconds(config.requestLogFlushSeconds),
+        run: requestLog.flush
+      },
       {
         name: "expire_idempotency_keys",
         scope: "cluster",
@@ -59,7 +66,7 @@ export const SchedulerLive = Layer.scopedDiscard(
         name: "request_log_retention",
         scope: "cluster",
         every: Duration.hours(1),
-        run: requestLog.deleteOlderThan(config.requestLogRetentionDays, BATCH)
+        run: requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
       },
       {
         name: "webhook_event_retention",

@@ -15,6 +15,7 @@ const list = Command.make("list", {}, () =>
       name: p.name,
       immutable: p.immutable_versioning ? "on" : "off",
       connect_frame_origins: describeFrameOrigins(p.connect_frame_origins),
+      log_bodies: p.request_log_bodies ? "on" : "off",
       created: p.created_at.toISOString()
     }))))
   })).pipe(Command.withDescription("List every project."), Command.provide(DatabaseLive))
@@ -93,6 +94,24 @@ const immutableVersioning = Command.make("immutable-versioning", {
     Command.provide(DatabaseLive)
   )
 
+const requestLogBodies = Command.make("request-log-bodies", {
+  projectId: Args.text({ name: "project-id" }),
+  enabled: Args.choice([["on", true], ["off", false]], { name: "setting" })
+}, ({ enabled, projectId }) =>
+  Effect.gen(function*() {
+    const project = yield* (yield* ProjectsRepo).setRequestLogBodies(projectId, enabled)
+    if (Option.isNone(project)) return yield* new UsageError({ message: `no project has id ${projectId}` })
+    yield* Console.log(
+      `request log bodies are ${enabled ? "on" : "off"} for project ${projectId}` +
+        (enabled ? " (provider bodies are kept redacted, up to 16,384 characters each, from the next runs on)" : "")
+    )
+  })).pipe(
+    Command.withDescription(
+      "Keep provider request and response bodies in the request log (redacted, 16,384 characters each at most), or stop."
+    ),
+    Command.provide(DatabaseLive)
+  )
+
 /** The origins as given, normalized and without repeats; the first one that is no origin fails. */
 const frameOriginsOf = (given: ReadonlyArray<string>) =>
   Effect.forEach(given, (text) =>
@@ -143,5 +162,5 @@ const update = Command.make("update", {
 
 export const projectsCommand = Command.make("projects").pipe(
   Command.withDescription("List, create and configure projects."),
-  Command.withSubcommands([list, create, update, immutableVersioning])
+  Command.withSubcommands([list, create, update, immutableVersioning, requestLogBodies])
 )

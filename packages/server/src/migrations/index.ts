@@ -8,6 +8,7 @@ import serverInstances from "./0005_server_instances.js"
 import connectSessions from "./0006_connect_sessions.js"
 import linking from "./0007_linking.js"
 import cacheEpochs from "./0008_cache_epochs.js"
+import requestLogApi from "./0009_request_log_api.js"
 import webhooks from "./0010_webhooks.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
@@ -20,5 +21,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0006_connect_sessions": connectSessions,
   "0007_linking": linking,
   "0008_cache_epochs": cacheEpochs,
+  "0009_request_log_api": requestLogApi,
   "0010_webhooks": webhooks
 }

@@ -1,0 +1,140 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import { commaSeparated, PageSize } from "./Params.js"
+
+/** How the logged action was called: the action RPC, a unified operation, or an MCP tool. */
+export const RequestLogSourceType = Schema.Literal("rpc", "unified", "mcp").annotations({ identifier: "RequestLogSourceType" })
+export type RequestLogSourceType = typeof RequestLogSourceType.Type
+
+export const RequestLogOrderBy = Schema.Literal("event_datetime", "eventDatetime", "duration")
+export type RequestLogOrderBy = typeof RequestLogOrderBy.Type
+
+export const RequestLogOrderDirection = Schema.Literal("asc", "desc")
+export type RequestLogOrderDirection = typeof RequestLogOrderDirection.Type
+
+/** One provider call of a logged run (StackOne's step request), its URL with credentials redacted. */
+export const RequestLogStep = Schema.Struct({
+  http_method: Schema.String,
+  url: Schema.String,
+  status: Schema.NullOr(Schema.Int).annotations({ description: "null when the provider never answered (timeout, connection failure)" }),
+  duration: Schema.Int.annotations({ description: "Milliseconds" }),
+  success: Schema.Boolean,
+  request_body: Schema.NullOr(Schema.String).annotations({
+    description: "Redacted and cut to 16,384 characters; null unless the project keeps bodies (CLI: projects request-log-bodies)"
+  }),
+  response_body: Schema.NullOr(Schema.String).annotations({ description: "As request_body" })
+}).annotations({ identifier: "RequestLogStep" })
+export type RequestLogStep = typeof RequestLogStep.Type
+
+const recordFields = {
+  request_id: Schema.String,
+  event_datetime: Schema.String.annotations({ description: "When the request started (ISO 8601)" }),
+  start_time: Schema.String,
+  end_time: Schema.String,
+  account_id: Schema.String,
+  provider: Schema.NullOr(Schema.String).annotations({ description: "The account's connector key" }),
+  action: Schema.String,
+  source_type: RequestLogSourceType,
+  http_method: Schema.NullOr(Schema.String).annotations({ description: "Of the incoming call; null where not recorded" }),
+  path: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  status: Schema.Int.annotations({ description: "The status the caller was answered with" }),
+  duration: Schema.Int.annotations({ description: "Milliseconds" }),
+  success: Schema.Boolean,
+  error_message: Schema.NullOr(Schema.String).annotations({ description: "What a failed call was answered (beyond StackOne's shape)" })
+}
+
+export const RequestLogRecord = Schema.Struct(recordFields).annotations({ identifier: "RequestLogRecord" })
+export type RequestLogRecord = typeof RequestLogRecord.Type
+
+export const RequestLogDetail = Schema.Struct({
+  ...recordFields,
+  step_requests: Schema.Array(RequestLogStep)
+}).annotations({ identifier: "RequestLogDetail" })
+export type RequestLogDetail = typeof RequestLogDetail.Type
+
+export const RequestLogsPage = Schema.Struct({
+  next: Schema.NullOr(Schema.String).annotations({ description: "Pass as `next` for the following page; null on the last" }),
+  data: Schema.Array(RequestLogRecord)
+}).annotations({ identifier: "RequestLogsPage" })
+export type RequestLogsPage = typeof RequestLogsPage.Type
+
+export const RequestLogResult = Schema.Struct({ data: RequestLogDetail }).annotations({ identifier: "RequestLogResult" })
+export type RequestLogResult = typeof RequestLogResult.Type
+
+const StatusCode = Schema.NumberFromString.pipe(
+  Schema.int({ message: () => "status_codes must be whole numbers" }),
+  Schema.between(100, 599, { message: () => "status_codes must be HTTP status codes (100-599)" })
+)
+
+const BooleanParam = (name: string) =>
+  Schema.transform(
+    Schema.Literal("true", "false").annotations({ message: () => `${name} must be true or false` }),
+    Schema.Boolean,
+    { strict: true, decode: (text) => text === "true", encode: (flag) => (flag ? "true" : "false") }
+  ).annotations({ jsonSchema: { type: "boolean" } })
+
+const DateParam = (name: string) =>
+  Schema.DateTimeUtc.annotations({
+    message: () => `${name} must be an ISO 8601 date or date-time`,
+    jsonSchema: { type: "string", format: "date-time" }
+  })
+
+const list = commaSeparated(Schema.String.pipe(Schema.maxLength(200)))
+
+/** The filters, each also accepted as StackOne's deep-object form `filter[<name>]`. */
+const filters = {
+  account_ids: Schema.optional(list),
+  providers: Schema.optional(list),
+  actions: Schema.optional(list),
+  request_ids: Schema.optional(list),
+  http_methods: Schema.optional(list),
+  source_types: Schema.optional(commaSeparated(RequestLogSourceType.annotations({
+    message: () => "source_types must be any of rpc, unified, mcp"
+  }))),
+  status_codes: Schema.optional(commaSeparated(StatusCode)),
+  success: Schema.optional(BooleanParam("success")),
+  start_date: Schema.optional(DateParam("start_date")).annotations({ description: "Entries that started at or after" }),
+  end_date: Schema.optional(DateParam("end_date")).annotations({ description: "Entries that started before" })
+}
+
+export type RequestLogFilterName = keyof typeof filters
+
+const asDeepObject = <F extends Record<string, unknown>>(fields: F) =>
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [`filter[${name}]`, field])) as {
+    readonly [K in keyof F & string as `filter[${K}]`]: F[K]
+  }
+
+export const ListRequestLogsParams = Schema.Struct({
+  page_size: Schema.optional(PageSize),
+  next: Schema.optional(Schema.String.pipe(Schema.maxLength(4096))),
+  ...filters,
+  ...asDeepObject(filters),
+  order_by: Schema.optional(RequestLogOrderBy.annotations({
+    message: () => "order_by must be event_datetime (or eventDatetime) or duration"
+  })).annotations({ description: "event_datetime (default; StackOne's eventDatetime too) or duration" }),
+  order_direction: Schema.optional(RequestLogOrderDirection.annotations({ message: () => "order_direction must be asc or desc" }))
+    .annotations({ description: "desc (default) or asc" })
+})
+export type ListRequestLogsParams = typeof ListRequestLogsParams.Type
+
+const RequestLogId = HttpApiSchema.param("id", Schema.String)
+
+export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
+  .add(
+    HttpApiEndpoint.get("list_request_logs", "/requests/logs")
+      .setUrlParams(ListRequestLogsParams)
+      .addSuccess(RequestLogsPage)
+      .annotate(
+        OpenApi.Description,
+        "The project's action runs (RPC, unified, MCP), newest first by default; lists are comma-separated or repeated; each filter may also be given as filter[<name>]. Kept SWITCHYARD_REQUEST_LOG_RETENTION_DAYS days"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get_request_log")`/requests/logs/${RequestLogId}`
+      .addSuccess(RequestLogResult)
+      .annotate(OpenApi.Description, "One entry with its provider calls (step_requests), their bodies when the project keeps them")
+  )
+  .middleware(Authentication)
+{}

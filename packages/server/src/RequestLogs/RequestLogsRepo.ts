@@ -1,0 +1,133 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import type { RequestLogOrderBy, RequestLogOrderDirection, RequestLogSourceType } from "@switchyard/api"
+import { Effect, Option, Schema } from "effect"
+
+const StoredProviderCall = Schema.Struct({
+  method: Schema.String,
+  url: Schema.String,
+  status: Schema.NullOr(Schema.Number),
+  durationMs: Schema.Number,
+  requestBody: Schema.optional(Schema.NullOr(Schema.String)),
+  responseBody: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+export const RequestLogRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  provider: Schema.NullOr(Schema.String),
+  kind: Schema.Literal("rpc", "unified", "mcp"),
+  action: Schema.String,
+  status: Schema.Number,
+  duration_ms: Schema.Number,
+  http_method: Schema.NullOr(Schema.String),
+  path: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String),
+  created_at: Schema.DateFromSelf,
+  /** created_at as PostgreSQL prints it, to the microsecond (a Date keeps milliseconds): the keyset's time. */
+  created_at_exact: Schema.String
+})
+export type RequestLogRow = typeof RequestLogRow.Type
+
+export const RequestLogDetailRow = Schema.Struct({
+  ...RequestLogRow.fields,
+  provider_calls: Schema.Array(StoredProviderCall)
+})
+export type RequestLogDetailRow = typeof RequestLogDetailRow.Type
+
+export interface RequestLogFilters {
+  readonly accountIds: ReadonlyArray<string>
+  readonly providers: ReadonlyArray<string>
+  readonly actions: ReadonlyArray<string>
+  readonly requestIds: ReadonlyArray<string>
+  readonly httpMethods: ReadonlyArray<string>
+  readonly sourceTypes: ReadonlyArray<RequestLogSourceType>
+  readonly statusCodes: ReadonlyArray<number>
+  readonly success: boolean | undefined
+  readonly startDate: Date | undefined
+  readonly endDate: Date | undefined
+}
+
+/** Where the previous page ended: the last row's sort value (exact time text, or duration) and id. */
+export interface RequestLogKeyset {
+  readonly value: string | number
+  readonly id: string
+}
+
+export interface RequestLogQuery {
+  readonly projectId: string
+  readonly filters: RequestLogFilters
+  readonly orderBy: RequestLogOrderBy
+  readonly direction: RequestLogOrderDirection
+  readonly after: Option.Option<RequestLogKeyset>
+  readonly limit: number
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether `id` can be a stored entry's id (anything else cannot be found, and must not reach a uuid cast). */
+export const isRequestLogId = (id: string) => UUID_PATTERN.test(id)
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(RequestLogRow))
+const decodeDetail = Schema.decodeUnknown(RequestLogDetailRow)
+
+/** The request_logs table as the request log API reads it: always within one project. */
+export class RequestLogsRepo extends Effect.Service<RequestLogsRepo>()("Switchyard/RequestLogsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const columns = sql`
+      id::text AS id, account_id, provider, kind, action, status, duration_ms, http_method, path, url, error, created_at,
+      created_at::text AS created_at_exact`
+
+    const where = (projectId: string, filters: RequestLogFilters) => {
+      const clauses: Array<Statement.Fragment> = [sql`project_id = ${projectId}`]
+      if (filters.accountIds.length > 0) clauses.push(sql.in("account_id", filters.accountIds))
+      if (filters.providers.length > 0) clauses.push(sql.in("provider", filters.providers))
+      if (filters.actions.length > 0) clauses.push(sql.in("action", filters.actions))
+      if (filters.requestIds.length > 0) {
+        clauses.push(sql`id::text IN ${sql.in(filters.requestIds.map((id) => id.toLowerCase()))}`)
+      }
+      if (filters.httpMethods.length > 0) {
+        clauses.push(sql`http_method IN ${sql.in(filters.httpMethods.map((method) => method.toUpperCase()))}`)
+      }
+      if (filters.sourceTypes.length > 0) clauses.push(sql.in("kind", filters.sourceTypes))
+      if (filters.statusCodes.length > 0) clauses.push(sql.in("status", filters.statusCodes))
+      // success is what the caller was answered: any status below 400
+      if (filters.success === true) clauses.push(sql`status < 400`)
+      if (filters.success === false) clauses.push(sql`status >= 400`)
+      if (filters.startDate !== undefined) clauses.push(sql`created_at >= ${filters.startDate.toISOString()}::timestamptz`)
+      if (filters.endDate !== undefined) clauses.push(sql`created_at < ${filters.endDate.toISOString()}::timestamptz`)
+      return clauses
+    }
+
+    /** One page in the asked order, by keyset (id breaks ties), so paging stays cheap on a large log. */
+    const list = (query: RequestLogQuery) => {
+      const clauses = where(query.projectId, query.filters)
+      const column = query.orderBy === "duration" ? sql`duration_ms` : sql`created_at`
+      const direction = sql.literal(query.direction === "asc" ? "ASC" : "DESC")
+      if (Option.isSome(query.after)) {
+        const { id, value } = query.after.value
+        const beyond = sql.literal(query.direction === "asc" ? ">" : "<")
+        const sortValue = query.orderBy === "duration" ? sql`${value}::int` : sql`${value}::timestamptz`
+        clauses.push(sql`(${column}, id) ${beyond} (${sortValue}, ${id}::uuid)`)
+      }
+      return sql`
+        SELECT ${columns} FROM request_logs WHERE ${sql.and(clauses)}
+        ORDER BY ${column} ${direction}, id ${direction}
+        LIMIT ${query.limit}`.pipe(Effect.flatMap(decodeRows), Effect.orDie)
+    }
+
+    const find = (projectId: string, id: string) =>
+      isRequestLogId(id)
+        ? sql`SELECT ${columns}, provider_calls FROM request_logs WHERE project_id = ${projectId} AND id = ${id}::uuid`.pipe(
+          Effect.flatMap((rows) =>
+            rows.length === 0 ? Effect.succeed(Option.none()) : Effect.map(decodeDetail(rows[0]), Option.some)
+          ),
+          Effect.orDie
+        )
+        : Effect.succeed(Option.none<RequestLogDetailRow>())
+
+    return { list, find } as const
+  })
+}) {}
