@@ -104,7 +104,7 @@ layer(server, { excludeTestServices: true })("connect session webhooks", (it) =>
       // one event for the five attempts: the delivery list holds exactly one, delivered
       const deliveries = yield* eventually(
         Effect.map(
-          project.client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          project.client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data.every(({ status }) => status === "succeeded") ? data : undefined
         ),
         "the delivery to succeed"

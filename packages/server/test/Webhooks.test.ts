@@ -100,7 +100,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.accounts.delete_account({ path: { id: account.id } })
       const [request] = yield* receivedCount(receiver.received, deletions, 1)
       expect(verified(deleted.secret, request!).type).toBe("account.deleted")
-      const deliveries = yield* client.webhooks.list_webhook_deliveries({ path: { id: deleted.id } })
+      const deliveries = yield* client.webhooks.list_webhook_deliveries({ path: { id: deleted.id }, urlParams: {} })
       expect(deliveries.data.map(({ event_type }) => event_type)).toEqual(["account.deleted"])
       expect(receiver.received(disabled)).toEqual([])
     }))
@@ -118,7 +118,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(new Set(ids).size).toBe(1)
       const delivery = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the delivery to succeed"
@@ -139,7 +139,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(queued).toMatchObject({ endpoint_id: endpoint.id, event_type: "webhook.test", status: "pending", attempts: 0 })
       const failed = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "failed" ? data[0] : undefined
         ),
         "the delivery to fail"
@@ -151,7 +151,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(retried).toMatchObject({ id: queued.id, status: "pending" })
       const delivered = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the retried delivery to succeed"
@@ -174,7 +174,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const waiting = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.attempts === 1 ? data[0] : undefined
         ),
         "the first attempt"
@@ -193,7 +193,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const waiting = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.attempts === 1 ? data[0] : undefined
         ),
         "the first attempt"
@@ -217,11 +217,11 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
         "the endpoint to be disabled"
       )
       expect(disabled.disabled_reason).toBe("the endpoint answered 410 Gone")
-      const [delivery] = (yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })).data
+      const [delivery] = (yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })).data
       expect(delivery).toMatchObject({ status: "failed", attempts: 1, last_status_code: 410, next_attempt_at: null })
       // disabled: the next event is not delivered to it
       yield* client.accounts.create_account({ payload: accountBody() })
-      expect((yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })).data).toHaveLength(1)
+      expect((yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })).data).toHaveLength(1)
 
       const enabled = yield* client.webhooks.update_webhook({ path: { id: endpoint.id }, payload: { enabled: true } })
       expect(enabled).toMatchObject({ enabled: true, disabled_reason: null })
@@ -289,7 +289,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
         stranger.webhooks.delete_webhook({ path }),
         stranger.webhooks.rotate_webhook_secret({ path }),
         stranger.webhooks.test_webhook({ path }),
-        stranger.webhooks.list_webhook_deliveries({ path }),
+        stranger.webhooks.list_webhook_deliveries({ path, urlParams: {} }),
         stranger.webhooks.retry_webhook_delivery({ path: { id: endpoint.id, delivery_id: delivery.id } })
       ]
       for (const attempt of attempts) {
@@ -321,7 +321,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const delivered = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the delivery to succeed"
@@ -343,7 +343,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const refused = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "failed" ? data[0] : undefined
         ),
         "the delivery to fail"
@@ -436,7 +436,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       receiver.script(path, [{ status: 503, headers: { "retry-after": "3600" } }])
       const waiting = yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       yield* eventually(
-        Effect.map(client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }), ({ data }) =>
+        Effect.map(client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }), ({ data }) =>
           data.find(({ id }) => id === delivered.id)?.status === "succeeded" &&
             data.find(({ id }) => id === waiting.id)?.attempts === 1
             ? data
@@ -447,7 +447,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* sql`UPDATE webhook_events SET created_at = now() - interval '40 days' WHERE project_id = ${projectId}`
       const repo = yield* Effect.provide(WebhooksRepo, WebhooksRepo.Default)
       expect(yield* repo.deleteFinishedOlderThan(30, 100)).toBe(1)
-      const left = yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })
+      const left = yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })
       expect(left.data.map(({ id, status }) => ({ id, status }))).toEqual([{ id: waiting.id, status: "pending" }])
     }))
 

@@ -21,8 +21,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
         asCaller((caller) => webhooks.rotateSecret(caller, path.id)).pipe(Effect.mapError(toApiError)))
       .handle("test_webhook", ({ path }) =>
         asCaller((caller) => webhooks.sendTest(caller, path.id)).pipe(Effect.mapError(toApiError)))
-      .handle("list_webhook_deliveries", ({ path }) =>
-        asCaller((caller) => webhooks.deliveries(caller, path.id)).pipe(Effect.mapError(toApiError)))
+      .handle("list_webhook_deliveries", ({ path, urlParams }) =>
+        asCaller((caller) => webhooks.deliveries(caller, path.id, urlParams)).pipe(Effect.mapError(toApiError)))
       .handle("retry_webhook_delivery", ({ path }) =>
         asCaller((caller) => webhooks.retry(caller, path.id, path.delivery_id)).pipe(Effect.mapError(toApiError)))
   }))

@@ -1,12 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import type {
   Caller,
+  ListWebhookDeliveriesParams,
   CreateWebhookEndpoint,
   PatchWebhookEndpoint,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointWithSecret
 } from "@switchyard/api"
+import { DEFAULT_PAGE_SIZE } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../Config.js"
@@ -15,11 +17,37 @@ import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 import { InvalidWebhookRequest, WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 import { WebhookOutbox } from "./WebhookOutbox.js"
 import { newWebhookSecret } from "./webhookSignature.js"
-import { type WebhookDeliveryRow, type WebhookEndpointRow, WebhooksRepo } from "./WebhooksRepo.js"
+import {
+  type DeliveryPosition,
+  type WebhookDeliveryPageRow,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+  WebhooksRepo
+} from "./WebhooksRepo.js"
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const ROTATION_OVERLAP_SECONDS = 24 * 3600
-const DELIVERIES_SHOWN = 100
+
+/**
+ * The deliveries list's `next`: where the page ended, for one endpoint. Opaque to clients but
+ * not secret (it only points into the caller's own list), so it is not signed; anything that
+ * does not decode to a position in this endpoint's list is refused with a 400 naming `next`.
+ */
+const encodeDeliveryCursor = (endpointId: string, last: WebhookDeliveryPageRow) =>
+  Buffer.from(JSON.stringify({ w: endpointId, t: last.created_micros, s: last.sequence })).toString("base64url")
+
+const decodeDeliveryCursor = (endpointId: string, token: string): Option.Option<DeliveryPosition> => {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
+    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
+    const { s, t, w } = value ?? {}
+    if (w !== endpointId || typeof t !== "string" || typeof s !== "string") return Option.none()
+    if (!/^\d{1,18}$/.test(t) || !/^\d{1,18}$/.test(s)) return Option.none()
+    return Option.some({ createdMicros: t, sequence: s })
+  } catch {
+    return Option.none()
+  }
+}
 
 export const renderEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -131,11 +159,29 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         return yield* delivery(target.id, deliveryId)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
-    const deliveries = (caller: Caller, id: string) =>
+    const deliveries = (caller: Caller, id: string, params: ListWebhookDeliveriesParams) =>
       Effect.gen(function*() {
         const target = yield* endpoint(caller, id)
-        const rows = yield* repo.deliveries(target.id, DELIVERIES_SHOWN)
-        return { data: rows.map(renderDelivery) }
+        let after: DeliveryPosition | undefined
+        if (params.next !== undefined) {
+          const position = decodeDeliveryCursor(target.id, params.next)
+          if (Option.isNone(position)) {
+            return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this endpoint's deliveries list" })
+          }
+          after = position.value
+        }
+        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
+        const rows = yield* repo.deliveries(target.id, {
+          limit: pageSize + 1,
+          after,
+          statuses: params.status,
+          eventTypes: params.event_type
+        })
+        const page = rows.slice(0, pageSize)
+        return {
+          data: page.map(renderDelivery),
+          next: rows.length > pageSize ? encodeDeliveryCursor(target.id, page[page.length - 1]!) : null
+        }
       })
 
     const retry = (caller: Caller, id: string, deliveryId: string) =>

@@ -35,6 +35,28 @@ export const WebhookDeliveryRow = Schema.Struct({
 })
 export type WebhookDeliveryRow = typeof WebhookDeliveryRow.Type
 
+/** A delivery of a listed page, with where it stands in the keyset order (newest first). */
+export const WebhookDeliveryPageRow = Schema.Struct({
+  ...WebhookDeliveryRow.fields,
+  /** `created_at` in microseconds since the epoch (a JS Date would lose the last three digits) */
+  created_micros: Schema.String,
+  sequence: Schema.String
+})
+export type WebhookDeliveryPageRow = typeof WebhookDeliveryPageRow.Type
+
+/** Where a page starts: strictly older than this delivery in the (created_at, sequence) order. */
+export interface DeliveryPosition {
+  readonly createdMicros: string
+  readonly sequence: string
+}
+
+export interface DeliveryQuery {
+  readonly limit: number
+  readonly after: DeliveryPosition | undefined
+  readonly statuses: ReadonlyArray<string> | undefined
+  readonly eventTypes: ReadonlyArray<string> | undefined
+}
+
 /** A delivery the worker holds the lease of, with what sending it needs. */
 export const ClaimedDelivery = Schema.Struct({
   id: Schema.String,
@@ -99,7 +121,6 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
     const decodeEndpoint = Schema.decodeUnknown(WebhookEndpointRow)
     const decodeEndpoints = Schema.decodeUnknown(Schema.Array(WebhookEndpointRow))
     const decodeDelivery = Schema.decodeUnknown(WebhookDeliveryRow)
-    const decodeDeliveries = Schema.decodeUnknown(Schema.Array(WebhookDeliveryRow))
     const one = <A>(decode: (row: unknown) => Effect.Effect<A, unknown>) => (rows: ReadonlyArray<unknown>) =>
       rows.length === 0 ? Effect.succeedNone : Effect.asSome(decode(rows[0]))
 
@@ -148,11 +169,25 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
         WHERE project_id = ${projectId}::uuid AND id = ${id}::uuid
         RETURNING ${endpointColumns}`.pipe(Effect.flatMap(one(decodeEndpoint)), Effect.orDie)
 
-    const deliveries = (endpointId: string, limit: number) =>
-      sql`
-        SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.endpoint_id = ${endpointId}::uuid ORDER BY d.created_at DESC, e.sequence DESC LIMIT ${limit}`
-        .pipe(Effect.flatMap(decodeDeliveries), Effect.orDie)
+    const decodeDeliveryPage = Schema.decodeUnknown(Schema.Array(WebhookDeliveryPageRow))
+
+    /** Newest first by (created_at, sequence): a keyset order, so paging neither repeats nor skips. */
+    const deliveries = (endpointId: string, query: DeliveryQuery) => {
+      const conditions = [sql`d.endpoint_id = ${endpointId}::uuid`]
+      if (query.after !== undefined) {
+        conditions.push(sql`(d.created_at, e.sequence) < (
+          timestamptz 'epoch' + ${query.after.createdMicros}::bigint * interval '1 microsecond', ${query.after.sequence}::bigint)`)
+      }
+      if (query.statuses !== undefined && query.statuses.length > 0) conditions.push(sql`d.status IN ${sql.in(query.statuses)}`)
+      if (query.eventTypes !== undefined && query.eventTypes.length > 0) conditions.push(sql`e.type IN ${sql.in(query.eventTypes)}`)
+      return sql`
+        SELECT ${deliveryColumns},
+          (extract(epoch FROM d.created_at) * 1000000)::bigint::text AS created_micros, e.sequence::text AS sequence
+        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE ${sql.and(conditions)}
+        ORDER BY d.created_at DESC, e.sequence DESC LIMIT ${query.limit}`
+        .pipe(Effect.flatMap(decodeDeliveryPage), Effect.orDie)
+    }
 
     const findDelivery = (endpointId: string, id: string) =>
       !isUuid(id) ? Effect.succeedNone : sql`
