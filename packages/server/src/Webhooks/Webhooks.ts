@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import type {
   Caller,
   ListWebhookDeliveriesParams,
@@ -81,7 +80,6 @@ export const renderDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
 /** Webhook endpoints of the caller's project: another project's are not found. */
 export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", {
   effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const repo = yield* WebhooksRepo
     const outbox = yield* WebhookOutbox
     const cipher = yield* CredentialCipher
@@ -157,7 +155,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         const target = yield* endpoint(caller, id)
         const deliveryId = yield* outbox.recordTest(caller.projectId, target.id)
         return yield* delivery(target.id, deliveryId)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(outbox.transaction, Effect.catchTag("SqlError", Effect.die))
 
     const deliveries = (caller: Caller, id: string, params: ListWebhookDeliveriesParams) =>
       Effect.gen(function*() {
@@ -190,6 +188,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         if (!(yield* repo.retryDelivery(target.id, deliveryId))) {
           return yield* new WebhookDeliveryNotFound({ deliveryId })
         }
+        yield* outbox.wake
         return yield* delivery(target.id, deliveryId)
       })
 
