@@ -104,8 +104,21 @@ export const WebhookDelivery = Schema.Struct({
 }).annotations({ identifier: "WebhookDelivery" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
-export const WebhookEndpointList = Schema.Struct({ data: Schema.Array(WebhookEndpoint) })
-  .annotations({ identifier: "WebhookEndpointList" })
+export const WebhookEndpointList = Schema.Struct({
+  data: Schema.Array(WebhookEndpoint).annotations({ description: "Oldest first, at most page_size" }),
+  next: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as `next` for the following page; null on the last page"
+  })
+}).annotations({ identifier: "WebhookEndpointList" })
+
+/** Keyset pages of the project's endpoints, oldest first; `page_size` 1..100, default 25. */
+export const ListWebhooksParams = Schema.Struct({
+  page_size: Schema.optional(PageSize),
+  next: Schema.optional(Schema.String.pipe(
+    Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
+  ))
+})
+export type ListWebhooksParams = typeof ListWebhooksParams.Type
 
 export const WebhookDeliveryList = Schema.Struct({
   data: Schema.Array(WebhookDelivery).annotations({ description: "Newest first, at most page_size" }),
@@ -155,7 +168,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookEndpointWithSecret, { status: 201 })
       .annotate(OpenApi.Description, "Register an endpoint for the project's events; the signing secret is shown once")
   )
-  .add(HttpApiEndpoint.get("list_webhooks", "/webhooks").addSuccess(WebhookEndpointList))
+  .add(
+    HttpApiEndpoint.get("list_webhooks", "/webhooks")
+      .setUrlParams(ListWebhooksParams)
+      .addSuccess(WebhookEndpointList)
+      .annotate(OpenApi.Description, "The project's endpoints, oldest first, a page at a time (follow `next`)")
+  )
   .add(HttpApiEndpoint.get("get_webhook")`/webhooks/${EndpointId}`.addSuccess(WebhookEndpoint))
   .add(
     HttpApiEndpoint.patch("update_webhook")`/webhooks/${EndpointId}`

@@ -116,4 +116,61 @@ layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), { excludeTestS
         expect(error._tag).toBe("NotFound")
       }
     }))
+
+  it.scoped("the endpoints list pages oldest first with next, refuses bad input, and shows only the project's own", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const receiver = yield* WebhookReceiver
+      const { client, key, projectId } = yield* freshProject
+      const created: Array<string> = []
+      for (let i = 0; i < 7; i++) {
+        const endpoint = yield* client.webhooks.create_webhook({
+          payload: { url: receiver.url(`/endpoints-list/${i}`), events: ["account.created"], enabled: false }
+        })
+        created.push(endpoint.id)
+      }
+      // endpoints created at one instant are ordered by id
+      yield* sql`UPDATE webhook_endpoints SET created_at = (SELECT created_at FROM webhook_endpoints WHERE id = ${created[2]!}::uuid)
+        WHERE id IN (${created[2]!}::uuid, ${created[3]!}::uuid, ${created[4]!}::uuid)`
+      const tied = [created[2]!, created[3]!, created[4]!].sort()
+      const expected = [created[0], created[1], ...tied, created[5], created[6]]
+
+      const all = (page_size: number) =>
+        Effect.gen(function*() {
+          const ids: Array<string> = []
+          let next: string | undefined
+          for (let pages = 0; pages < 20; pages++) {
+            const page = yield* client.webhooks.list_webhooks({ urlParams: { page_size, ...(next === undefined ? {} : { next }) } })
+            expect(page.data.length).toBeLessThanOrEqual(page_size)
+            expect(page.data.every((endpoint) => endpoint.project_id === projectId)).toBe(true)
+            ids.push(...page.data.map(({ id }) => id))
+            if (page.next === null) return ids
+            next = page.next
+          }
+          throw new Error("more than 20 pages")
+        })
+      const whole = yield* client.webhooks.list_webhooks({ urlParams: {} })
+      expect({ ids: whole.data.map(({ id }) => id), next: whole.next }).toEqual({ ids: expected, next: null })
+      for (const page_size of [1, 2, 3, 7]) expect({ page_size, ids: yield* all(page_size) }).toEqual({ page_size, ids: expected })
+
+      const first = yield* client.webhooks.list_webhooks({ urlParams: { page_size: 3 } })
+      const get = (query: string) => send(HttpClientRequest.get(`/webhooks?${query}`).pipe(withKey(key)))
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ["page_size=0", "page_size"],
+        ["page_size=101", "page_size"],
+        ["page_size=many", "page_size"],
+        ["next=garbage", "next"],
+        [`next=${"b".repeat(600)}`, "next"],
+        [`next=${Buffer.from(JSON.stringify({ p: projectId, t: "x", i: created[0] })).toString("base64url")}`, "next"]
+      ]
+      for (const [query, parameter] of cases) {
+        const error = expectErrorBody(yield* get(query), 400)
+        expect({ query, message: error.message }).toMatchObject({ message: expect.stringContaining(parameter) })
+      }
+      // another project: its list is its own, and this project's cursor is refused there
+      const stranger = yield* clientFor((yield* otherProject).key)
+      expect((yield* stranger.webhooks.list_webhooks({ urlParams: {} })).data.map(({ id }) => id)).not.toContain(created[0])
+      const refused = yield* Effect.flip(stranger.webhooks.list_webhooks({ urlParams: { next: first.next! } }))
+      expect(refused._tag).toBe("BadRequest")
+    }))
 })

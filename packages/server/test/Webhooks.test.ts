@@ -55,7 +55,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
       const read = yield* client.webhooks.get_webhook({ path: { id: endpoint.id } })
       expect(read).not.toHaveProperty("secret")
-      const listed = yield* client.webhooks.list_webhooks()
+      const listed = yield* client.webhooks.list_webhooks({ urlParams: {} })
       expect(listed.data.map(({ id }) => id)).toEqual([endpoint.id])
 
       const account = yield* client.accounts.create_account({ payload: accountBody() })
@@ -271,7 +271,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.delete_webhook({ path: { id: endpoint.id } })
       const gone = yield* Effect.flip(client.webhooks.get_webhook({ path: { id: endpoint.id } }))
       expect(gone._tag).toBe("NotFound")
-      expect((yield* client.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* client.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
     }))
 
   it.scoped("another project's endpoints and deliveries are not found, on every operation", () =>
@@ -296,7 +296,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
         const error = yield* Effect.flip(attempt)
         expect(error._tag).toBe("NotFound")
       }
-      expect((yield* stranger.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* stranger.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
       // the owner still has it, unchanged
       expect(yield* client.webhooks.get_webhook({ path })).toMatchObject({ enabled: true })
       // an unknown delivery of one's own endpoint, and malformed ids, are 404 too
@@ -358,11 +358,11 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       const { client, projectId } = yield* freshProject
       const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
       const readOnly = yield* clientFor((yield* keyFor(projectId, "read_only")).key)
-      expect((yield* readOnly.webhooks.list_webhooks()).data.map(({ id }) => id)).toEqual([endpoint.id])
+      expect((yield* readOnly.webhooks.list_webhooks({ urlParams: {} })).data.map(({ id }) => id)).toEqual([endpoint.id])
       expect((yield* Effect.flip(readOnly.webhooks.rotate_webhook_secret({ path: { id: endpoint.id } })))._tag).toBe("Forbidden")
       for (const scope of ["accounts", "actions"] as const) {
         const narrow = yield* clientFor((yield* keyFor(projectId, scope)).key)
-        expect((yield* Effect.flip(narrow.webhooks.list_webhooks()))._tag).toBe("Forbidden")
+        expect((yield* Effect.flip(narrow.webhooks.list_webhooks({ urlParams: {} })))._tag).toBe("Forbidden")
         const created = yield* Effect.flip(
           narrow.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
         )
@@ -395,7 +395,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       }
       const refused = expectErrorBody(yield* post({ url: "http://10.1.2.3/hook", events: ["account.created"] }), 400)
       expect(refused.message).toContain("private address")
-      expect((yield* client.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* client.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
 
       // patch is checked the same way
       const endpoint = yield* client.webhooks.create_webhook({

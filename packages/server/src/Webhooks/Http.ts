@@ -11,7 +11,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
     return handlers
       .handle("create_webhook", ({ payload }) =>
         asCaller((caller) => webhooks.create(caller, payload)).pipe(Effect.mapError(toApiError)))
-      .handle("list_webhooks", () => asCaller((caller) => webhooks.list(caller)))
+      .handle("list_webhooks", ({ urlParams }) =>
+        asCaller((caller) => webhooks.list(caller, urlParams)).pipe(Effect.mapError(toApiError)))
       .handle("get_webhook", ({ path }) => asCaller((caller) => webhooks.get(caller, path.id)).pipe(Effect.mapError(toApiError)))
       .handle("update_webhook", ({ path, payload }) =>
         asCaller((caller) => webhooks.patch(caller, path.id, payload)).pipe(Effect.mapError(toApiError)))

@@ -1,6 +1,7 @@
 import type {
   Caller,
   ListWebhookDeliveriesParams,
+  ListWebhooksParams,
   CreateWebhookEndpoint,
   PatchWebhookEndpoint,
   WebhookDelivery,
@@ -18,8 +19,10 @@ import { WebhookOutbox } from "./WebhookOutbox.js"
 import { newWebhookSecret } from "./webhookSignature.js"
 import {
   type DeliveryPosition,
+  type EndpointPosition,
   type WebhookDeliveryPageRow,
   type WebhookDeliveryRow,
+  type WebhookEndpointPageRow,
   type WebhookEndpointRow,
   WebhooksRepo
 } from "./WebhooksRepo.js"
@@ -34,6 +37,23 @@ const ROTATION_OVERLAP_SECONDS = 24 * 3600
  */
 const encodeDeliveryCursor = (endpointId: string, last: WebhookDeliveryPageRow) =>
   Buffer.from(JSON.stringify({ w: endpointId, t: last.created_micros, s: last.sequence })).toString("base64url")
+
+/** The endpoints list's `next`, for one project; as open as the deliveries cursor. */
+const encodeEndpointCursor = (projectId: string, last: WebhookEndpointPageRow) =>
+  Buffer.from(JSON.stringify({ p: projectId, t: last.created_micros, i: last.id })).toString("base64url")
+
+const decodeEndpointCursor = (projectId: string, token: string): Option.Option<EndpointPosition> => {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
+    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
+    const { i, p, t } = value ?? {}
+    if (p !== projectId || typeof t !== "string" || typeof i !== "string") return Option.none()
+    if (!/^\d{1,18}$/.test(t) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(i)) return Option.none()
+    return Option.some({ createdMicros: t, id: i })
+  } catch {
+    return Option.none()
+  }
+}
 
 const decodeDeliveryCursor = (endpointId: string, token: string): Option.Option<DeliveryPosition> => {
   try {
@@ -112,7 +132,24 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         return { ...renderEndpoint(row), secret } satisfies WebhookEndpointWithSecret
       })
 
-    const list = (caller: Caller) => Effect.map(repo.list(caller.projectId), (rows) => ({ data: rows.map(renderEndpoint) }))
+    const list = (caller: Caller, params: ListWebhooksParams) =>
+      Effect.gen(function*() {
+        let after: EndpointPosition | undefined
+        if (params.next !== undefined) {
+          const position = decodeEndpointCursor(caller.projectId, params.next)
+          if (Option.isNone(position)) {
+            return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this project's webhooks list" })
+          }
+          after = position.value
+        }
+        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
+        const rows = yield* repo.list(caller.projectId, pageSize + 1, after)
+        const page = rows.slice(0, pageSize)
+        return {
+          data: page.map(renderEndpoint),
+          next: rows.length > pageSize ? encodeEndpointCursor(caller.projectId, page[page.length - 1]!) : null
+        }
+      })
 
     const get = (caller: Caller, id: string) => Effect.map(endpoint(caller, id), renderEndpoint)
 

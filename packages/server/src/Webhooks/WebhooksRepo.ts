@@ -20,6 +20,19 @@ export const WebhookEndpointRow = Schema.Struct({
 })
 export type WebhookEndpointRow = typeof WebhookEndpointRow.Type
 
+export const WebhookEndpointPageRow = Schema.Struct({
+  ...WebhookEndpointRow.fields,
+  /** `created_at` in microseconds since the epoch */
+  created_micros: Schema.String
+})
+export type WebhookEndpointPageRow = typeof WebhookEndpointPageRow.Type
+
+/** Where a page of endpoints starts: strictly after this endpoint in the (created_at, id) order. */
+export interface EndpointPosition {
+  readonly createdMicros: string
+  readonly id: string
+}
+
 export const WebhookDeliveryRow = Schema.Struct({
   id: Schema.String,
   endpoint_id: Schema.String,
@@ -119,7 +132,6 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
       CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.created_at`
 
     const decodeEndpoint = Schema.decodeUnknown(WebhookEndpointRow)
-    const decodeEndpoints = Schema.decodeUnknown(Schema.Array(WebhookEndpointRow))
     const decodeDelivery = Schema.decodeUnknown(WebhookDeliveryRow)
     const one = <A>(decode: (row: unknown) => Effect.Effect<A, unknown>) => (rows: ReadonlyArray<unknown>) =>
       rows.length === 0 ? Effect.succeedNone : Effect.asSome(decode(rows[0]))
@@ -131,9 +143,19 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
           ${endpoint.description}, ${endpoint.enabled}, ${endpoint.secret.ciphertext}, ${endpoint.secret.keyId})
         RETURNING ${endpointColumns}`.pipe(Effect.flatMap((rows) => decodeEndpoint(rows[0])), Effect.orDie)
 
-    const list = (projectId: string) =>
-      sql`SELECT ${endpointColumns} FROM webhook_endpoints WHERE project_id = ${projectId}::uuid ORDER BY created_at, id`
-        .pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
+    const decodeEndpointPage = Schema.decodeUnknown(Schema.Array(WebhookEndpointPageRow))
+
+    /** Oldest first by (created_at, id), a keyset order: paging neither repeats nor skips. */
+    const list = (projectId: string, limit: number, after: EndpointPosition | undefined) =>
+      sql`
+        SELECT ${endpointColumns}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_micros
+        FROM webhook_endpoints
+        WHERE project_id = ${projectId}::uuid ${
+        after === undefined ? sql`` : sql`AND (created_at, id) > (
+            timestamptz 'epoch' + ${after.createdMicros}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+      }
+        ORDER BY created_at, id LIMIT ${limit}`
+        .pipe(Effect.flatMap(decodeEndpointPage), Effect.orDie)
 
     const find = (projectId: string, id: string) =>
       !isUuid(id) ? Effect.succeedNone : sql`
