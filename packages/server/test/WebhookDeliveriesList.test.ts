@@ -2,7 +2,8 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import type { ListWebhookDeliveriesParams } from "@switchyard/api"
-import { Effect } from "effect"
+import { paginate } from "@switchyard/client"
+import { Chunk, Effect, Stream } from "effect"
 import { clientFor, freshProject, otherProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { WebhookReceiver } from "./support/WebhookReceiver.js"
@@ -55,6 +56,10 @@ layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), { excludeTestS
       for (const page_size of [1, 3, 5, 12]) {
         expect({ page_size, ids: yield* all({ page_size }) }).toEqual({ page_size, ids: newestFirst })
       }
+
+      // the client's `paginate` follows `next` here as on the unified lists
+      const streamed = yield* Stream.runCollect(paginate((cursor) => list({ page_size: 4, ...cursor })))
+      expect(Chunk.toReadonlyArray(streamed).map(({ id }) => id)).toEqual(newestFirst)
 
       // a delivery written while a client pages is newer than the cursor: neither repeated nor skipped
       const first = yield* list({ page_size: 5 })
