@@ -1,5 +1,7 @@
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { WebhookOutbox, WebhookWakeup } from "../src/Webhooks/WebhookOutbox.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { type ReceivedWebhook, WebhookReceiver } from "./support/WebhookReceiver.js"
@@ -74,5 +76,60 @@ layer(
       yield* client.webhooks.retry_webhook_delivery({ path: { id: endpoint.id, delivery_id: test.id } })
       const all = yield* arrives(received, 5, "the retried webhook.test")
       expect(all.slice(3).map(typeOf)).toEqual(["webhook.test", "webhook.test"])
+    }))
+})
+
+/**
+ * `WebhookOutbox.transaction` against the test database, with a wake-up that records when it
+ * was signalled: after the commit (outside the transaction), never for a rollback, once for a
+ * nested transaction, never when nothing was written.
+ */
+layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1", SWITCHYARD_WEBHOOK_POLL_MS: "60000" }), {
+  excludeTestServices: true
+})("webhook outbox transaction", (it) => {
+  it.scoped("signals the worker once after a commit that wrote deliveries, never inside the transaction nor after a rollback", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const receiver = yield* WebhookReceiver
+      const { client, projectId } = yield* freshProject
+      yield* client.webhooks.create_webhook({
+        payload: { url: receiver.url("/outbox-transaction"), events: ["account.updated"], enabled: false }
+      })
+      const signals: Array<{ readonly inTransaction: boolean; readonly events: number }> = []
+      const events = Effect.map(
+        sql<{ count: string }>`SELECT count(*)::text AS count FROM webhook_events WHERE project_id = ${projectId}::uuid`,
+        (rows) => Number(rows[0]!.count)
+      )
+      const wakeup = Layer.succeed(
+        WebhookWakeup,
+        WebhookWakeup.make({
+          signal: Effect.gen(function*() {
+            const inTransaction = Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))
+            signals.push({ inTransaction, events: yield* Effect.orDie(events) })
+          }),
+          wait: () => Effect.void
+        })
+      )
+      const outbox = yield* Effect.provide(WebhookOutbox, WebhookOutbox.DefaultWithoutDependencies.pipe(Layer.provide(wakeup)))
+      // the endpoint is disabled: record writes nothing for it until it is enabled
+      const record = Effect.suspend(() => outbox.record(projectId, "account.updated", { id: "acc" }))
+
+      yield* outbox.transaction(record)
+      expect(signals).toEqual([])
+
+      yield* sql`UPDATE webhook_endpoints SET enabled = true WHERE project_id = ${projectId}::uuid`
+      const rolledBack = yield* Effect.exit(outbox.transaction(Effect.zipRight(record, Effect.fail("refused"))))
+      expect(rolledBack._tag).toBe("Failure")
+      expect({ signals, events: yield* events }).toEqual({ signals: [], events: 0 })
+
+      yield* outbox.transaction(Effect.zipRight(record, record))
+      expect(signals).toEqual([{ inTransaction: false, events: 2 }])
+
+      yield* outbox.transaction(outbox.transaction(record))
+      expect(signals).toEqual([{ inTransaction: false, events: 2 }, { inTransaction: false, events: 3 }])
+
+      yield* record
+      expect(signals).toHaveLength(3)
+      expect(signals[2]).toEqual({ inTransaction: false, events: 4 })
     }))
 })
