@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { strictObject } from "./Params.js"
+import { commaSeparated, PageSize, strictObject } from "./Params.js"
 
 /** The events an endpoint may subscribe to. */
 export const WebhookEventType = Schema.Literal(
@@ -104,12 +104,59 @@ export const WebhookDelivery = Schema.Struct({
 }).annotations({ identifier: "WebhookDelivery" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
-export const WebhookEndpointList = Schema.Struct({ data: Schema.Array(WebhookEndpoint) })
-  .annotations({ identifier: "WebhookEndpointList" })
+export const WebhookEndpointList = Schema.Struct({
+  data: Schema.Array(WebhookEndpoint).annotations({ description: "Oldest first, at most page_size" }),
+  next: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as `next` for the following page; null on the last page"
+  })
+}).annotations({ identifier: "WebhookEndpointList" })
+
+/** Keyset pages of the project's endpoints, oldest first; `page_size` 1..100, default 25. */
+export const ListWebhooksParams = Schema.Struct({
+  page_size: Schema.optional(PageSize),
+  next: Schema.optional(Schema.String.pipe(
+    Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
+  ))
+})
+export type ListWebhooksParams = typeof ListWebhooksParams.Type
 
 export const WebhookDeliveryList = Schema.Struct({
-  data: Schema.Array(WebhookDelivery).annotations({ description: "Newest first, at most 100" })
+  data: Schema.Array(WebhookDelivery).annotations({ description: "Newest first, at most page_size" }),
+  next: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as `next` for the following (older) page; null on the last page"
+  })
 }).annotations({ identifier: "WebhookDeliveryList" })
+
+/** What `event_type` may name: the subscribable types and `webhook.test`. */
+const DeliveryEventType = Schema.Literal(
+  "account.created",
+  "account.updated",
+  "account.deleted",
+  "connect_session.completed",
+  "connect_session.failed",
+  "webhook.test"
+)
+
+const DeliveryCursor = Schema.String.pipe(
+  Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
+)
+
+/**
+ * Keyset pages, newest first: a delivery written while a client pages is neither repeated
+ * nor skipped. `page_size` is bounded like the platform lists (1..100, default 25).
+ */
+export const ListWebhookDeliveriesParams = Schema.Struct({
+  page_size: Schema.optional(PageSize),
+  next: Schema.optional(DeliveryCursor),
+  status: Schema.optional(
+    commaSeparated(WebhookDeliveryStatus.annotations({ message: () => "status must each be one of pending, succeeded, failed" }))
+  ),
+  event_type: Schema.optional(commaSeparated(DeliveryEventType.annotations({
+    message: () =>
+      "event_type must each be one of account.created, account.updated, account.deleted, connect_session.completed, connect_session.failed, webhook.test"
+  })))
+})
+export type ListWebhookDeliveriesParams = typeof ListWebhookDeliveriesParams.Type
 
 const EndpointId = HttpApiSchema.param("id", Schema.String)
 const DeliveryId = HttpApiSchema.param("delivery_id", Schema.String)
@@ -121,7 +168,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookEndpointWithSecret, { status: 201 })
       .annotate(OpenApi.Description, "Register an endpoint for the project's events; the signing secret is shown once")
   )
-  .add(HttpApiEndpoint.get("list_webhooks", "/webhooks").addSuccess(WebhookEndpointList))
+  .add(
+    HttpApiEndpoint.get("list_webhooks", "/webhooks")
+      .setUrlParams(ListWebhooksParams)
+      .addSuccess(WebhookEndpointList)
+      .annotate(OpenApi.Description, "The project's endpoints, oldest first, a page at a time (follow `next`)")
+  )
   .add(HttpApiEndpoint.get("get_webhook")`/webhooks/${EndpointId}`.addSuccess(WebhookEndpoint))
   .add(
     HttpApiEndpoint.patch("update_webhook")`/webhooks/${EndpointId}`
@@ -139,7 +191,15 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookDelivery, { status: 202 })
       .annotate(OpenApi.Description, "Queue a webhook.test event to this endpoint (sent once the endpoint is enabled)")
   )
-  .add(HttpApiEndpoint.get("list_webhook_deliveries")`/webhooks/${EndpointId}/deliveries`.addSuccess(WebhookDeliveryList))
+  .add(
+    HttpApiEndpoint.get("list_webhook_deliveries")`/webhooks/${EndpointId}/deliveries`
+      .setUrlParams(ListWebhookDeliveriesParams)
+      .addSuccess(WebhookDeliveryList)
+      .annotate(
+        OpenApi.Description,
+        "The endpoint's deliveries, newest first, a page at a time (follow `next`); filter by status and event_type"
+      )
+  )
   .add(
     HttpApiEndpoint.post("retry_webhook_delivery")`/webhooks/${EndpointId}/deliveries/${DeliveryId}/retry`
       .addSuccess(WebhookDelivery, { status: 202 })

@@ -10,14 +10,16 @@ import { json, send } from "./support/Wire.js"
 
 /*
  * The connect session events: a session that links an account reports the account and the
- * session; one that fails for good reports that, once (not each refused attempt).
+ * session; one that fails for good reports that, once (not each refused attempt). The poll is at
+ * its 60 s maximum and `eventually` gives up after 30 s: these events are written by this
+ * process, so its worker is woken when they commit (WebhookWakeup.test.ts).
  */
 
 const server = Layer.merge(
   TestServer({
     SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
     SWITCHYARD_WEBHOOK_RETRY_SECONDS: "0,0,0",
-    SWITCHYARD_WEBHOOK_POLL_MS: "20"
+    SWITCHYARD_WEBHOOK_POLL_MS: "60000"
   }),
   SandboxLive()
 )
@@ -104,7 +106,7 @@ layer(server, { excludeTestServices: true })("connect session webhooks", (it) =>
       // one event for the five attempts: the delivery list holds exactly one, delivered
       const deliveries = yield* eventually(
         Effect.map(
-          project.client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          project.client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data.every(({ status }) => status === "succeeded") ? data : undefined
         ),
         "the delivery to succeed"

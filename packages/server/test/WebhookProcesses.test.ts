@@ -91,7 +91,7 @@ const environmentFor = (databaseUrl: string | undefined, extra: Record<string, s
 }
 
 const deliveriesOf = async (base: string, endpointId: string) =>
-  (await call(base, "GET", `/webhooks/${endpointId}/deliveries`)).json.data as ReadonlyArray<Record<string, any>>
+  (await call(base, "GET", `/webhooks/${endpointId}/deliveries?page_size=100`)).json.data as ReadonlyArray<Record<string, any>>
 
 const stopAll = async (servers: ReadonlyArray<ReturnType<typeof start>>) => {
   for (const server of servers) {

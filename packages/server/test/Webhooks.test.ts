@@ -55,7 +55,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
       const read = yield* client.webhooks.get_webhook({ path: { id: endpoint.id } })
       expect(read).not.toHaveProperty("secret")
-      const listed = yield* client.webhooks.list_webhooks()
+      const listed = yield* client.webhooks.list_webhooks({ urlParams: {} })
       expect(listed.data.map(({ id }) => id)).toEqual([endpoint.id])
 
       const account = yield* client.accounts.create_account({ payload: accountBody() })
@@ -100,7 +100,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.accounts.delete_account({ path: { id: account.id } })
       const [request] = yield* receivedCount(receiver.received, deletions, 1)
       expect(verified(deleted.secret, request!).type).toBe("account.deleted")
-      const deliveries = yield* client.webhooks.list_webhook_deliveries({ path: { id: deleted.id } })
+      const deliveries = yield* client.webhooks.list_webhook_deliveries({ path: { id: deleted.id }, urlParams: {} })
       expect(deliveries.data.map(({ event_type }) => event_type)).toEqual(["account.deleted"])
       expect(receiver.received(disabled)).toEqual([])
     }))
@@ -118,7 +118,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(new Set(ids).size).toBe(1)
       const delivery = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the delivery to succeed"
@@ -139,7 +139,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(queued).toMatchObject({ endpoint_id: endpoint.id, event_type: "webhook.test", status: "pending", attempts: 0 })
       const failed = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "failed" ? data[0] : undefined
         ),
         "the delivery to fail"
@@ -151,7 +151,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(retried).toMatchObject({ id: queued.id, status: "pending" })
       const delivered = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the retried delivery to succeed"
@@ -174,7 +174,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const waiting = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.attempts === 1 ? data[0] : undefined
         ),
         "the first attempt"
@@ -193,7 +193,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const waiting = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.attempts === 1 ? data[0] : undefined
         ),
         "the first attempt"
@@ -217,11 +217,11 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
         "the endpoint to be disabled"
       )
       expect(disabled.disabled_reason).toBe("the endpoint answered 410 Gone")
-      const [delivery] = (yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })).data
+      const [delivery] = (yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })).data
       expect(delivery).toMatchObject({ status: "failed", attempts: 1, last_status_code: 410, next_attempt_at: null })
       // disabled: the next event is not delivered to it
       yield* client.accounts.create_account({ payload: accountBody() })
-      expect((yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })).data).toHaveLength(1)
+      expect((yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })).data).toHaveLength(1)
 
       const enabled = yield* client.webhooks.update_webhook({ path: { id: endpoint.id }, payload: { enabled: true } })
       expect(enabled).toMatchObject({ enabled: true, disabled_reason: null })
@@ -271,7 +271,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.delete_webhook({ path: { id: endpoint.id } })
       const gone = yield* Effect.flip(client.webhooks.get_webhook({ path: { id: endpoint.id } }))
       expect(gone._tag).toBe("NotFound")
-      expect((yield* client.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* client.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
     }))
 
   it.scoped("another project's endpoints and deliveries are not found, on every operation", () =>
@@ -289,14 +289,14 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
         stranger.webhooks.delete_webhook({ path }),
         stranger.webhooks.rotate_webhook_secret({ path }),
         stranger.webhooks.test_webhook({ path }),
-        stranger.webhooks.list_webhook_deliveries({ path }),
+        stranger.webhooks.list_webhook_deliveries({ path, urlParams: {} }),
         stranger.webhooks.retry_webhook_delivery({ path: { id: endpoint.id, delivery_id: delivery.id } })
       ]
       for (const attempt of attempts) {
         const error = yield* Effect.flip(attempt)
         expect(error._tag).toBe("NotFound")
       }
-      expect((yield* stranger.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* stranger.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
       // the owner still has it, unchanged
       expect(yield* client.webhooks.get_webhook({ path })).toMatchObject({ enabled: true })
       // an unknown delivery of one's own endpoint, and malformed ids, are 404 too
@@ -321,7 +321,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const delivered = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "succeeded" ? data[0] : undefined
         ),
         "the delivery to succeed"
@@ -343,7 +343,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       const refused = yield* eventually(
         Effect.map(
-          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }),
+          client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),
           ({ data }) => data[0]?.status === "failed" ? data[0] : undefined
         ),
         "the delivery to fail"
@@ -358,11 +358,11 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       const { client, projectId } = yield* freshProject
       const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
       const readOnly = yield* clientFor((yield* keyFor(projectId, "read_only")).key)
-      expect((yield* readOnly.webhooks.list_webhooks()).data.map(({ id }) => id)).toEqual([endpoint.id])
+      expect((yield* readOnly.webhooks.list_webhooks({ urlParams: {} })).data.map(({ id }) => id)).toEqual([endpoint.id])
       expect((yield* Effect.flip(readOnly.webhooks.rotate_webhook_secret({ path: { id: endpoint.id } })))._tag).toBe("Forbidden")
       for (const scope of ["accounts", "actions"] as const) {
         const narrow = yield* clientFor((yield* keyFor(projectId, scope)).key)
-        expect((yield* Effect.flip(narrow.webhooks.list_webhooks()))._tag).toBe("Forbidden")
+        expect((yield* Effect.flip(narrow.webhooks.list_webhooks({ urlParams: {} })))._tag).toBe("Forbidden")
         const created = yield* Effect.flip(
           narrow.webhooks.create_webhook({ payload: { url: receiver.url(newPath()), events: ["account.created"] } })
         )
@@ -395,7 +395,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       }
       const refused = expectErrorBody(yield* post({ url: "http://10.1.2.3/hook", events: ["account.created"] }), 400)
       expect(refused.message).toContain("private address")
-      expect((yield* client.webhooks.list_webhooks()).data).toEqual([])
+      expect((yield* client.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
 
       // patch is checked the same way
       const endpoint = yield* client.webhooks.create_webhook({
@@ -436,7 +436,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       receiver.script(path, [{ status: 503, headers: { "retry-after": "3600" } }])
       const waiting = yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
       yield* eventually(
-        Effect.map(client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } }), ({ data }) =>
+        Effect.map(client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }), ({ data }) =>
           data.find(({ id }) => id === delivered.id)?.status === "succeeded" &&
             data.find(({ id }) => id === waiting.id)?.attempts === 1
             ? data
@@ -447,7 +447,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       yield* sql`UPDATE webhook_events SET created_at = now() - interval '40 days' WHERE project_id = ${projectId}`
       const repo = yield* Effect.provide(WebhooksRepo, WebhooksRepo.Default)
       expect(yield* repo.deleteFinishedOlderThan(30, 100)).toBe(1)
-      const left = yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id } })
+      const left = yield* client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} })
       expect(left.data.map(({ id, status }) => ({ id, status }))).toEqual([{ id: waiting.id, status: "pending" }])
     }))
 

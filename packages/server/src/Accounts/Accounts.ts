@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import type { Account, AccountExpansion, Caller, CreateAccount, ListAccountsParams, PatchAccount } from "@switchyard/api"
 import { DateTime, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
@@ -30,7 +29,6 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
     const cipher = yield* CredentialCipher
     const lastRequests = yield* LastRequestTracker
     const connections = yield* AccountConnections
-    const sql = yield* SqlClient.SqlClient
     const outbox = yield* WebhookOutbox
 
     /** The change and its webhook event commit together (`WebhookOutbox`). */
@@ -43,7 +41,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         const row = yield* change
         if (row !== undefined) yield* outbox.record(projectId, type, accountView(row))
         return row
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(outbox.transaction, Effect.catchTag("SqlError", Effect.die))
 
     const renderAll = (projectId: string, rows: ReadonlyArray<AccountRow>, expand: ReadonlyArray<AccountExpansion>) => {
       const expansions = connections.expander(projectId, expand)

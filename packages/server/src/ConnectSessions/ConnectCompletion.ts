@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import type { AuthenticatedConnectSession } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
@@ -29,7 +28,6 @@ export interface CompletedLink {
  */
 export class ConnectCompletion extends Effect.Service<ConnectCompletion>()("Switchyard/ConnectCompletion", {
   effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const accounts = yield* AccountsRepo
     const sessions = yield* ConnectSessionsRepo
     const cipher = yield* CredentialCipher
@@ -110,7 +108,7 @@ export class ConnectCompletion extends Effect.Service<ConnectCompletion>()("Swit
         })
         return row
       })
-      return sql.withTransaction(write).pipe(
+      return outbox.transaction(write).pipe(
         Effect.catchTag("SqlError", (error) => Effect.die(error)),
         Effect.withSpan("ConnectCompletion.complete", {
           captureStackTrace: false,

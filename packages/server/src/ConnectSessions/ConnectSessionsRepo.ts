@@ -113,7 +113,7 @@ export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("
           "connect_session.failed",
           connectSessionView(failed.value, yield* Clock.currentTimeMillis)
         )
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(outbox.transaction, Effect.orDie)
 
     // A row that does not decode is a fault of the store, like a failed query: both are defects.
     return {

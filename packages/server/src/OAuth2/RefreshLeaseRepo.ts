@@ -92,7 +92,7 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
         const expired = yield* accounts.find(account.projectId, account.accountId)
         if (Option.isSome(expired)) yield* outbox.record(account.projectId, "account.updated", accountView(expired.value))
         return true
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(outbox.transaction, Effect.orDie)
 
     /** Gives the lease up without a new version (the refresh failed); a lease taken over is left alone. */
     const release = (account: AccountKey, holder: string) =>

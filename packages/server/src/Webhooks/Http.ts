@@ -11,7 +11,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
     return handlers
       .handle("create_webhook", ({ payload }) =>
         asCaller((caller) => webhooks.create(caller, payload)).pipe(Effect.mapError(toApiError)))
-      .handle("list_webhooks", () => asCaller((caller) => webhooks.list(caller)))
+      .handle("list_webhooks", ({ urlParams }) =>
+        asCaller((caller) => webhooks.list(caller, urlParams)).pipe(Effect.mapError(toApiError)))
       .handle("get_webhook", ({ path }) => asCaller((caller) => webhooks.get(caller, path.id)).pipe(Effect.mapError(toApiError)))
       .handle("update_webhook", ({ path, payload }) =>
         asCaller((caller) => webhooks.patch(caller, path.id, payload)).pipe(Effect.mapError(toApiError)))
@@ -21,8 +22,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
         asCaller((caller) => webhooks.rotateSecret(caller, path.id)).pipe(Effect.mapError(toApiError)))
       .handle("test_webhook", ({ path }) =>
         asCaller((caller) => webhooks.sendTest(caller, path.id)).pipe(Effect.mapError(toApiError)))
-      .handle("list_webhook_deliveries", ({ path }) =>
-        asCaller((caller) => webhooks.deliveries(caller, path.id)).pipe(Effect.mapError(toApiError)))
+      .handle("list_webhook_deliveries", ({ path, urlParams }) =>
+        asCaller((caller) => webhooks.deliveries(caller, path.id, urlParams)).pipe(Effect.mapError(toApiError)))
       .handle("retry_webhook_delivery", ({ path }) =>
         asCaller((caller) => webhooks.retry(caller, path.id, path.delivery_id)).pipe(Effect.mapError(toApiError)))
   }))

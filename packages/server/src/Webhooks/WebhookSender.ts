@@ -1,11 +1,12 @@
 import { HttpClientRequest } from "@effect/platform"
-import { Cause, Effect, Layer, Option, Schedule } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
 import { SwitchyardConfig } from "../Config.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { type BufferedAnswer, OutboundHttp, type OutboundFailure } from "../Provider/OutboundHttp.js"
 import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
+import { WebhookWakeup } from "./WebhookOutbox.js"
 import { webhookSignature } from "./webhookSignature.js"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
 
@@ -190,6 +191,7 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
   Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const sender = yield* WebhookSender
+    const wakeup = yield* WebhookWakeup
     // a full batch goes round again at once; otherwise wait for the next poll
     const drain: Effect.Effect<void> = Effect.flatMap(
       sender.runOnce,
@@ -199,10 +201,14 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
         Effect.logWarning("webhook delivery round failed; the next poll tries again", Cause.squash(cause))
       )
     )
-    yield* drain.pipe(
-      Effect.repeat(Schedule.spaced(config.webhooks.pollMs)),
+    // Between rounds, wait for the poll or for this process to commit deliveries
+    // (`WebhookOutbox.transaction`), whichever comes first: a change made here is sent at once,
+    // one made by another process on the same database within a poll. A wake-up during a round
+    // is kept (the queue holds one) and starts the next round at once.
+    yield* Effect.zipRight(drain, wakeup.wait(config.webhooks.pollMs)).pipe(
+      Effect.forever,
       Effect.annotateLogs("job", "webhook_delivery"),
       Effect.forkScoped
     )
   })
-).pipe(Layer.provide(WebhookSender.Default))
+).pipe(Layer.provide([WebhookSender.Default, WebhookWakeup.Default]))

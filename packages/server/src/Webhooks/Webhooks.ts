@@ -1,12 +1,14 @@
-import { SqlClient } from "@effect/sql"
 import type {
   Caller,
+  ListWebhookDeliveriesParams,
+  ListWebhooksParams,
   CreateWebhookEndpoint,
   PatchWebhookEndpoint,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointWithSecret
 } from "@switchyard/api"
+import { DEFAULT_PAGE_SIZE } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../Config.js"
@@ -15,11 +17,56 @@ import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 import { InvalidWebhookRequest, WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 import { WebhookOutbox } from "./WebhookOutbox.js"
 import { newWebhookSecret } from "./webhookSignature.js"
-import { type WebhookDeliveryRow, type WebhookEndpointRow, WebhooksRepo } from "./WebhooksRepo.js"
+import {
+  type DeliveryPosition,
+  type EndpointPosition,
+  type WebhookDeliveryPageRow,
+  type WebhookDeliveryRow,
+  type WebhookEndpointPageRow,
+  type WebhookEndpointRow,
+  WebhooksRepo
+} from "./WebhooksRepo.js"
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const ROTATION_OVERLAP_SECONDS = 24 * 3600
-const DELIVERIES_SHOWN = 100
+
+/**
+ * The deliveries list's `next`: where the page ended, for one endpoint. Opaque to clients but
+ * not secret (it only points into the caller's own list), so it is not signed; anything that
+ * does not decode to a position in this endpoint's list is refused with a 400 naming `next`.
+ */
+const encodeDeliveryCursor = (endpointId: string, last: WebhookDeliveryPageRow) =>
+  Buffer.from(JSON.stringify({ w: endpointId, t: last.created_micros, s: last.sequence })).toString("base64url")
+
+/** The endpoints list's `next`, for one project; as open as the deliveries cursor. */
+const encodeEndpointCursor = (projectId: string, last: WebhookEndpointPageRow) =>
+  Buffer.from(JSON.stringify({ p: projectId, t: last.created_micros, i: last.id })).toString("base64url")
+
+const decodeEndpointCursor = (projectId: string, token: string): Option.Option<EndpointPosition> => {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
+    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
+    const { i, p, t } = value ?? {}
+    if (p !== projectId || typeof t !== "string" || typeof i !== "string") return Option.none()
+    if (!/^\d{1,18}$/.test(t) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(i)) return Option.none()
+    return Option.some({ createdMicros: t, id: i })
+  } catch {
+    return Option.none()
+  }
+}
+
+const decodeDeliveryCursor = (endpointId: string, token: string): Option.Option<DeliveryPosition> => {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
+    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
+    const { s, t, w } = value ?? {}
+    if (w !== endpointId || typeof t !== "string" || typeof s !== "string") return Option.none()
+    if (!/^\d{1,18}$/.test(t) || !/^\d{1,18}$/.test(s)) return Option.none()
+    return Option.some({ createdMicros: t, sequence: s })
+  } catch {
+    return Option.none()
+  }
+}
 
 export const renderEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -53,7 +100,6 @@ export const renderDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
 /** Webhook endpoints of the caller's project: another project's are not found. */
 export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", {
   effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const repo = yield* WebhooksRepo
     const outbox = yield* WebhookOutbox
     const cipher = yield* CredentialCipher
@@ -86,7 +132,24 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         return { ...renderEndpoint(row), secret } satisfies WebhookEndpointWithSecret
       })
 
-    const list = (caller: Caller) => Effect.map(repo.list(caller.projectId), (rows) => ({ data: rows.map(renderEndpoint) }))
+    const list = (caller: Caller, params: ListWebhooksParams) =>
+      Effect.gen(function*() {
+        let after: EndpointPosition | undefined
+        if (params.next !== undefined) {
+          const position = decodeEndpointCursor(caller.projectId, params.next)
+          if (Option.isNone(position)) {
+            return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this project's webhooks list" })
+          }
+          after = position.value
+        }
+        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
+        const rows = yield* repo.list(caller.projectId, pageSize + 1, after)
+        const page = rows.slice(0, pageSize)
+        return {
+          data: page.map(renderEndpoint),
+          next: rows.length > pageSize ? encodeEndpointCursor(caller.projectId, page[page.length - 1]!) : null
+        }
+      })
 
     const get = (caller: Caller, id: string) => Effect.map(endpoint(caller, id), renderEndpoint)
 
@@ -129,13 +192,31 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         const target = yield* endpoint(caller, id)
         const deliveryId = yield* outbox.recordTest(caller.projectId, target.id)
         return yield* delivery(target.id, deliveryId)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(outbox.transaction, Effect.catchTag("SqlError", Effect.die))
 
-    const deliveries = (caller: Caller, id: string) =>
+    const deliveries = (caller: Caller, id: string, params: ListWebhookDeliveriesParams) =>
       Effect.gen(function*() {
         const target = yield* endpoint(caller, id)
-        const rows = yield* repo.deliveries(target.id, DELIVERIES_SHOWN)
-        return { data: rows.map(renderDelivery) }
+        let after: DeliveryPosition | undefined
+        if (params.next !== undefined) {
+          const position = decodeDeliveryCursor(target.id, params.next)
+          if (Option.isNone(position)) {
+            return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this endpoint's deliveries list" })
+          }
+          after = position.value
+        }
+        const pageSize = params.page_size ?? DEFAULT_PAGE_SIZE
+        const rows = yield* repo.deliveries(target.id, {
+          limit: pageSize + 1,
+          after,
+          statuses: params.status,
+          eventTypes: params.event_type
+        })
+        const page = rows.slice(0, pageSize)
+        return {
+          data: page.map(renderDelivery),
+          next: rows.length > pageSize ? encodeDeliveryCursor(target.id, page[page.length - 1]!) : null
+        }
       })
 
     const retry = (caller: Caller, id: string, deliveryId: string) =>
@@ -144,6 +225,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         if (!(yield* repo.retryDelivery(target.id, deliveryId))) {
           return yield* new WebhookDeliveryNotFound({ deliveryId })
         }
+        yield* outbox.wake
         return yield* delivery(target.id, deliveryId)
       })
 

@@ -20,6 +20,19 @@ export const WebhookEndpointRow = Schema.Struct({
 })
 export type WebhookEndpointRow = typeof WebhookEndpointRow.Type
 
+export const WebhookEndpointPageRow = Schema.Struct({
+  ...WebhookEndpointRow.fields,
+  /** `created_at` in microseconds since the epoch */
+  created_micros: Schema.String
+})
+export type WebhookEndpointPageRow = typeof WebhookEndpointPageRow.Type
+
+/** Where a page of endpoints starts: strictly after this endpoint in the (created_at, id) order. */
+export interface EndpointPosition {
+  readonly createdMicros: string
+  readonly id: string
+}
+
 export const WebhookDeliveryRow = Schema.Struct({
   id: Schema.String,
   endpoint_id: Schema.String,
@@ -34,6 +47,28 @@ export const WebhookDeliveryRow = Schema.Struct({
   created_at: Schema.DateFromSelf
 })
 export type WebhookDeliveryRow = typeof WebhookDeliveryRow.Type
+
+/** A delivery of a listed page, with where it stands in the keyset order (newest first). */
+export const WebhookDeliveryPageRow = Schema.Struct({
+  ...WebhookDeliveryRow.fields,
+  /** `created_at` in microseconds since the epoch (a JS Date would lose the last three digits) */
+  created_micros: Schema.String,
+  sequence: Schema.String
+})
+export type WebhookDeliveryPageRow = typeof WebhookDeliveryPageRow.Type
+
+/** Where a page starts: strictly older than this delivery in the (created_at, sequence) order. */
+export interface DeliveryPosition {
+  readonly createdMicros: string
+  readonly sequence: string
+}
+
+export interface DeliveryQuery {
+  readonly limit: number
+  readonly after: DeliveryPosition | undefined
+  readonly statuses: ReadonlyArray<string> | undefined
+  readonly eventTypes: ReadonlyArray<string> | undefined
+}
 
 /** A delivery the worker holds the lease of, with what sending it needs. */
 export const ClaimedDelivery = Schema.Struct({
@@ -97,9 +132,7 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
       CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.created_at`
 
     const decodeEndpoint = Schema.decodeUnknown(WebhookEndpointRow)
-    const decodeEndpoints = Schema.decodeUnknown(Schema.Array(WebhookEndpointRow))
     const decodeDelivery = Schema.decodeUnknown(WebhookDeliveryRow)
-    const decodeDeliveries = Schema.decodeUnknown(Schema.Array(WebhookDeliveryRow))
     const one = <A>(decode: (row: unknown) => Effect.Effect<A, unknown>) => (rows: ReadonlyArray<unknown>) =>
       rows.length === 0 ? Effect.succeedNone : Effect.asSome(decode(rows[0]))
 
@@ -110,9 +143,19 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
           ${endpoint.description}, ${endpoint.enabled}, ${endpoint.secret.ciphertext}, ${endpoint.secret.keyId})
         RETURNING ${endpointColumns}`.pipe(Effect.flatMap((rows) => decodeEndpoint(rows[0])), Effect.orDie)
 
-    const list = (projectId: string) =>
-      sql`SELECT ${endpointColumns} FROM webhook_endpoints WHERE project_id = ${projectId}::uuid ORDER BY created_at, id`
-        .pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
+    const decodeEndpointPage = Schema.decodeUnknown(Schema.Array(WebhookEndpointPageRow))
+
+    /** Oldest first by (created_at, id), a keyset order: paging neither repeats nor skips. */
+    const list = (projectId: string, limit: number, after: EndpointPosition | undefined) =>
+      sql`
+        SELECT ${endpointColumns}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_micros
+        FROM webhook_endpoints
+        WHERE project_id = ${projectId}::uuid ${
+        after === undefined ? sql`` : sql`AND (created_at, id) > (
+            timestamptz 'epoch' + ${after.createdMicros}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+      }
+        ORDER BY created_at, id LIMIT ${limit}`
+        .pipe(Effect.flatMap(decodeEndpointPage), Effect.orDie)
 
     const find = (projectId: string, id: string) =>
       !isUuid(id) ? Effect.succeedNone : sql`
@@ -148,11 +191,25 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
         WHERE project_id = ${projectId}::uuid AND id = ${id}::uuid
         RETURNING ${endpointColumns}`.pipe(Effect.flatMap(one(decodeEndpoint)), Effect.orDie)
 
-    const deliveries = (endpointId: string, limit: number) =>
-      sql`
-        SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.endpoint_id = ${endpointId}::uuid ORDER BY d.created_at DESC, e.sequence DESC LIMIT ${limit}`
-        .pipe(Effect.flatMap(decodeDeliveries), Effect.orDie)
+    const decodeDeliveryPage = Schema.decodeUnknown(Schema.Array(WebhookDeliveryPageRow))
+
+    /** Newest first by (created_at, sequence): a keyset order, so paging neither repeats nor skips. */
+    const deliveries = (endpointId: string, query: DeliveryQuery) => {
+      const conditions = [sql`d.endpoint_id = ${endpointId}::uuid`]
+      if (query.after !== undefined) {
+        conditions.push(sql`(d.created_at, e.sequence) < (
+          timestamptz 'epoch' + ${query.after.createdMicros}::bigint * interval '1 microsecond', ${query.after.sequence}::bigint)`)
+      }
+      if (query.statuses !== undefined && query.statuses.length > 0) conditions.push(sql`d.status IN ${sql.in(query.statuses)}`)
+      if (query.eventTypes !== undefined && query.eventTypes.length > 0) conditions.push(sql`e.type IN ${sql.in(query.eventTypes)}`)
+      return sql`
+        SELECT ${deliveryColumns},
+          (extract(epoch FROM d.created_at) * 1000000)::bigint::text AS created_micros, e.sequence::text AS sequence
+        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE ${sql.and(conditions)}
+        ORDER BY d.created_at DESC, e.sequence DESC LIMIT ${query.limit}`
+        .pipe(Effect.flatMap(decodeDeliveryPage), Effect.orDie)
+    }
 
     const findDelivery = (endpointId: string, id: string) =>
       !isUuid(id) ? Effect.succeedNone : sql`
