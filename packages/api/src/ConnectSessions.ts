@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { strictObject, Uuid } from "./Params.js"
+import { isHttpUrl, strictObject, Uuid } from "./Params.js"
 
 /** The unified categories a session may narrow its connectors to. */
 export const ConnectCategory = Schema.Literal("ats", "hris", "lms").annotations({ identifier: "ConnectCategory" })
@@ -18,15 +18,6 @@ export const CONNECT_SESSION_MAX_EXPIRES_IN = 7 * 24 * 3600
 const text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:"
-  } catch {
-    return false
-  }
-}
 
 const HttpUrl = Schema.String.pipe(
   Schema.maxLength(2000),

@@ -1,5 +1,15 @@
 import { Schema, SchemaAST } from "effect"
 
+/** An absolute http(s) URL: where the platform may send a browser or a request. */
+export const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
 /**
  * A query parameter that may be repeated and/or comma-separated
  * (`account_id=a,b&account_id=c`), decoded into one array of items.

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { commaSeparated, PageSize, strictObject } from "./Params.js"
+import { commaSeparated, isHttpUrl, PageSize, strictObject } from "./Params.js"
 
 /** The events an endpoint may subscribe to. */
 export const WebhookEventType = Schema.Literal(
@@ -19,15 +19,6 @@ export type WebhookEventType = typeof WebhookEventType.Type
 
 /** What `POST /webhooks/{id}/test` sends; nobody subscribes to it. */
 export const WEBHOOK_TEST_EVENT = "webhook.test"
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:"
-  } catch {
-    return false
-  }
-}
 
 const WebhookUrl = Schema.String.pipe(
   Schema.maxLength(2000, { message: () => "url must be at most 2000 characters" }),

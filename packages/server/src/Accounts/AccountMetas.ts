@@ -1,9 +1,10 @@
 import type { AccountMeta, AccountMetaOperation } from "@switchyard/api"
 import { Effect, Option } from "effect"
+import { accountVersion } from "./accountVersion.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import { ConnectorRegistry } from "../Connectors/ConnectorRegistry.js"
 import { unifiedOperations } from "../Unified/unifiedOperations.js"
-import { AccountConnectorGone, AccountNotFound } from "./AccountErrors.js"
+import { AccountNotFound } from "./AccountErrors.js"
 import { AccountsRepo } from "./AccountsRepo.js"
 
 /**
@@ -26,21 +27,8 @@ export class AccountMetas extends Effect.Service<AccountMetas>()("Switchyard/Acc
         const profile = account.connector_profile_id === null
           ? undefined
           : Option.getOrUndefined(yield* Effect.option(profiles.find(projectId, account.connector_profile_id)))
-        const version = profile === undefined
-          ? yield* Effect.option(registry.resolve(projectId, {
-            key: account.connector_key,
-            version: account.connector_version ?? undefined,
-            owner: undefined
-          }))
-          : yield* profiles.resolveProfile(projectId, profile)
-        if (Option.isNone(version)) {
-          return yield* new AccountConnectorGone({
-            accountId,
-            connectorKey: account.connector_key,
-            connectorVersion: account.connector_version
-          })
-        }
-        const { definition } = yield* registry.load(version.value)
+        const version = yield* accountVersion({ registry, profiles }, projectId, account, profile)
+        const { definition } = yield* registry.load(version)
         const implemented = new Set(definition.actions.map((action) => action.actionId))
         // without a profile every action of the version runs (as `expand=actions` shows them)
         const enabled = profile === undefined ? implemented : new Set(profile.enabled_actions)
@@ -56,9 +44,9 @@ export class AccountMetas extends Effect.Service<AccountMetas>()("Switchyard/Acc
         })
         const categories = definition.info.categories ?? []
         return {
-          provider: version.value.key,
-          provider_name: version.value.title,
-          connector: { key: version.value.key, version: version.value.version },
+          provider: version.key,
+          provider_name: version.title,
+          connector: { key: version.key, version: version.version },
           category: categories[0] ?? null,
           categories,
           models,

@@ -1,8 +1,8 @@
 import type { ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
+import { accountVersion } from "../Accounts/accountVersion.js"
 import {
   AccountBlocked,
-  AccountConnectorGone,
   type AccountContextError,
   AccountIntegrationDisabled,
   AccountNotFound
@@ -78,25 +78,12 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
         if (profile !== undefined && !profile.active) {
           return yield* new AccountIntegrationDisabled({ accountId, profileId: profile.id })
         }
-        const version = profile === undefined
-          ? yield* Effect.option(registry.resolve(projectId, {
-            key: account.connector_key,
-            version: account.connector_version ?? undefined,
-            owner: undefined
-          }))
-          : yield* profiles.resolveProfile(projectId, profile)
-        if (Option.isNone(version)) {
-          return yield* new AccountConnectorGone({
-            accountId,
-            connectorKey: account.connector_key,
-            connectorVersion: account.connector_version
-          })
-        }
+        const version = yield* accountVersion({ registry, profiles }, projectId, account, profile)
         yield* Effect.annotateCurrentSpan({
-          "switchyard.connector.key": version.value.key,
-          "switchyard.connector.version": version.value.version
+          "switchyard.connector.key": version.key,
+          "switchyard.connector.version": version.version
         })
-        const connector = yield* registry.load(version.value)
+        const connector = yield* registry.load(version)
         const credentials = yield* cipher.open({
           keyId: credentials_key_id,
           ciphertext: credentials_ciphertext
@@ -105,7 +92,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
         return {
           account,
           profile,
-          version: version.value,
+          version: version,
           connector,
           credentials: (credentials ?? {}) as Record<string, unknown>,
           requestLogBodies: Option.exists(project, (found) => found.request_log_bodies)
