@@ -92,9 +92,11 @@ layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), { excludeTestS
       const other = yield* client.webhooks.create_webhook({
         payload: { url: receiver.url("/deliveries-list-2"), events: ["account.created"], enabled: false }
       })
-      const foreignCursor = Buffer.from(
-        JSON.stringify({ ...JSON.parse(Buffer.from(first.next!, "base64url").toString()), w: other.id })
-      ).toString("base64url")
+      // the cursor's own position moved to the other endpoint, under its original signature
+      const [body, signature] = first.next!.split(".")
+      const foreignCursor = `${Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), w: other.id })
+      ).toString("base64url")}.${signature}`
       const cases: ReadonlyArray<readonly [string, string]> = [
         ["page_size=0", "page_size"],
         ["page_size=101", "page_size"],

@@ -1,6 +1,6 @@
-import { Effect } from "effect"
-import * as Crypto from "node:crypto"
+import { Effect, Either } from "effect"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { signedCursor } from "../Crypto/SignedCursor.js"
 import { InvalidRequestLogCursor } from "./RequestLogErrors.js"
 import type { RequestLogKeyset } from "./RequestLogsRepo.js"
 
@@ -32,28 +32,19 @@ const invalid = (reason: string) => new InvalidRequestLogCursor({ reason })
 export class RequestLogCursor extends Effect.Service<RequestLogCursor>()("Switchyard/RequestLogCursor", {
   effect: Effect.gen(function*() {
     const cipher = yield* CredentialCipher
-    const key = cipher.derivedKey("request-log-cursor")
-    const sign = (body: string) => Crypto.createHmac("sha256", key).update(body).digest("base64url").slice(0, 32)
+    const cursor = signedCursor(cipher.derivedKey("request-log-cursor"))
 
     /** `order` is `<order_by>.<direction>`; a duration order's value is a number, a time order's a string. */
     const encode = (projectId: string, order: string, keyset: RequestLogKeyset) => {
       const payload: CursorPayload = { p: projectId, o: order, v: keyset.value, i: keyset.id }
-      const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
-      return `${body}.${sign(body)}`
+      return cursor.seal(payload)
     }
 
     const decode = (token: string, projectId: string, order: string) =>
       Effect.gen(function*() {
-        const [body, signature, extra] = token.split(".")
-        if (body === undefined || signature === undefined || extra !== undefined) return yield* invalid("malformed")
-        const expected = sign(body)
-        if (signature.length !== expected.length || !Crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
-          return yield* invalid("signature does not match")
-        }
-        const payload = yield* Effect.try({
-          try: (): unknown => JSON.parse(Buffer.from(body, "base64url").toString("utf8")),
-          catch: () => invalid("malformed")
-        })
+        const opened = cursor.open(token)
+        if (Either.isLeft(opened)) return yield* invalid(opened.left)
+        const payload = opened.right
         if (!isCursorPayload(payload)) return yield* invalid("malformed")
         if (payload.p !== projectId) return yield* invalid("it belongs to another project")
         if (payload.o !== order) return yield* invalid(`it continues order ${payload.o}, not ${order}`)

@@ -1,10 +1,9 @@
-import { Effect } from "effect"
-import * as Crypto from "node:crypto"
+import { Effect, Either } from "effect"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { signedCursor } from "../Crypto/SignedCursor.js"
 import { InvalidCursor } from "./UnifiedErrors.js"
 
 const CURSOR_TTL_SECONDS = 24 * 60 * 60
-const MAX_CURSOR_LENGTH = 4096
 
 interface CursorPayload {
   /** account */
@@ -17,6 +16,12 @@ interface CursorPayload {
   readonly e: number
 }
 
+const isCursorPayload = (value: unknown): value is CursorPayload => {
+  if (typeof value !== "object" || value === null) return false
+  const payload = value as Record<string, unknown>
+  return typeof payload.a === "string" && typeof payload.o === "string" && typeof payload.e === "number"
+}
+
 const invalid = (reason: string) => new InvalidCursor({ reason })
 
 /**
@@ -27,27 +32,20 @@ const invalid = (reason: string) => new InvalidCursor({ reason })
 export class CursorCodec extends Effect.Service<CursorCodec>()("Switchyard/CursorCodec", {
   effect: Effect.gen(function*() {
     const cipher = yield* CredentialCipher
-    const key = cipher.derivedKey("unified-cursor")
-    const sign = (body: string) => Crypto.createHmac("sha256", key).update(body).digest("base64url").slice(0, 32)
+    const cursor = signedCursor(cipher.derivedKey("unified-cursor"))
 
     const encode = (accountId: string, operationId: string, providerCursor: unknown, now = Date.now()): string | null => {
       if (providerCursor === undefined || providerCursor === null || providerCursor === "") return null
       const payload: CursorPayload = { a: accountId, o: operationId, c: providerCursor, e: Math.floor(now / 1000) + CURSOR_TTL_SECONDS }
-      const body = Buffer.from(JSON.stringify(payload)).toString("base64url")
-      return `${body}.${sign(body)}`
+      return cursor.seal(payload)
     }
 
     const decode = (token: string, accountId: string, operationId: string, now = Date.now()) =>
       Effect.gen(function*() {
-        if (token.length > MAX_CURSOR_LENGTH) return yield* invalid("too long")
-        const [body, signature, extra] = token.split(".")
-        if (body === undefined || signature === undefined || extra !== undefined) return yield* invalid("malformed")
-        const expected = sign(body)
-        if (
-          signature.length !== expected.length ||
-          !Crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
-        ) return yield* invalid("signature does not match")
-        const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CursorPayload
+        const opened = cursor.open(token)
+        if (Either.isLeft(opened)) return yield* invalid(opened.left)
+        const payload = opened.right
+        if (!isCursorPayload(payload)) return yield* invalid("malformed")
         if (payload.a !== accountId) return yield* invalid("it belongs to another account")
         if (payload.o !== operationId) return yield* invalid("it belongs to another operation")
         if (payload.e * 1000 < now) return yield* invalid("expired")

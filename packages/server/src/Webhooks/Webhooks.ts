@@ -9,10 +9,11 @@ import type {
   WebhookEndpointWithSecret
 } from "@switchyard/api"
 import { DEFAULT_PAGE_SIZE } from "@switchyard/api"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../Config.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
+import { signedCursor } from "../Crypto/SignedCursor.js"
 import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 import { InvalidWebhookRequest, WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 import { WebhookOutbox } from "./WebhookOutbox.js"
@@ -30,42 +31,28 @@ import {
 /** How long a rotated-out secret keeps signing beside the new one. */
 const ROTATION_OVERLAP_SECONDS = 24 * 3600
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const MICROS = /^\d{1,18}$/
+
 /**
- * The deliveries list's `next`: where the page ended, for one endpoint. Opaque to clients but
- * not secret (it only points into the caller's own list), so it is not signed; anything that
- * does not decode to a position in this endpoint's list is refused with a 400 naming `next`.
+ * The lists' `next` payloads: where a page ended, in one project's endpoints list or one
+ * endpoint's deliveries. Sealed by `SignedCursor`; anything that does not open to a position
+ * of this very list is refused with a 400 naming `next`.
  */
-const encodeDeliveryCursor = (endpointId: string, last: WebhookDeliveryPageRow) =>
-  Buffer.from(JSON.stringify({ w: endpointId, t: last.created_micros, s: last.sequence })).toString("base64url")
+const endpointPosition = (projectId: string, last: WebhookEndpointPageRow) => ({ p: projectId, t: last.created_micros, i: last.id })
 
-/** The endpoints list's `next`, for one project; as open as the deliveries cursor. */
-const encodeEndpointCursor = (projectId: string, last: WebhookEndpointPageRow) =>
-  Buffer.from(JSON.stringify({ p: projectId, t: last.created_micros, i: last.id })).toString("base64url")
+const deliveryPosition = (endpointId: string, last: WebhookDeliveryPageRow) => ({ w: endpointId, t: last.created_micros, s: last.sequence })
 
-const decodeEndpointCursor = (projectId: string, token: string): Option.Option<EndpointPosition> => {
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
-    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
-    const { i, p, t } = value ?? {}
-    if (p !== projectId || typeof t !== "string" || typeof i !== "string") return Option.none()
-    if (!/^\d{1,18}$/.test(t) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(i)) return Option.none()
-    return Option.some({ createdMicros: t, id: i })
-  } catch {
-    return Option.none()
-  }
+const asEndpointPosition = (projectId: string, value: unknown): Option.Option<EndpointPosition> => {
+  const { i, p, t } = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
+  if (p !== projectId || typeof t !== "string" || typeof i !== "string" || !MICROS.test(t) || !UUID.test(i)) return Option.none()
+  return Option.some({ createdMicros: t, id: i })
 }
 
-const decodeDeliveryCursor = (endpointId: string, token: string): Option.Option<DeliveryPosition> => {
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(token)) return Option.none()
-    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Record<string, unknown>
-    const { s, t, w } = value ?? {}
-    if (w !== endpointId || typeof t !== "string" || typeof s !== "string") return Option.none()
-    if (!/^\d{1,18}$/.test(t) || !/^\d{1,18}$/.test(s)) return Option.none()
-    return Option.some({ createdMicros: t, sequence: s })
-  } catch {
-    return Option.none()
-  }
+const asDeliveryPosition = (endpointId: string, value: unknown): Option.Option<DeliveryPosition> => {
+  const { s, t, w } = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
+  if (w !== endpointId || typeof t !== "string" || typeof s !== "string" || !MICROS.test(t) || !MICROS.test(s)) return Option.none()
+  return Option.some({ createdMicros: t, sequence: s })
 }
 
 export const renderEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
@@ -104,6 +91,9 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
     const outbox = yield* WebhookOutbox
     const cipher = yield* CredentialCipher
     const config = yield* SwitchyardConfig
+    const cursor = signedCursor(cipher.derivedKey("webhooks-cursor"))
+    const opened = <A>(token: string, position: (value: unknown) => Option.Option<A>) =>
+      Either.match(cursor.open(token), { onLeft: () => Option.none<A>(), onRight: position })
 
     /** The same guard as provider calls: no private address unless the operator allows it. */
     const checkUrl = (url: string) =>
@@ -136,7 +126,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
       Effect.gen(function*() {
         let after: EndpointPosition | undefined
         if (params.next !== undefined) {
-          const position = decodeEndpointCursor(caller.projectId, params.next)
+          const position = opened(params.next, (value) => asEndpointPosition(caller.projectId, value))
           if (Option.isNone(position)) {
             return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this project's webhooks list" })
           }
@@ -147,7 +137,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         const page = rows.slice(0, pageSize)
         return {
           data: page.map(renderEndpoint),
-          next: rows.length > pageSize ? encodeEndpointCursor(caller.projectId, page[page.length - 1]!) : null
+          next: rows.length > pageSize ? cursor.seal(endpointPosition(caller.projectId, page[page.length - 1]!)) : null
         }
       })
 
@@ -199,7 +189,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         const target = yield* endpoint(caller, id)
         let after: DeliveryPosition | undefined
         if (params.next !== undefined) {
-          const position = decodeDeliveryCursor(target.id, params.next)
+          const position = opened(params.next, (value) => asDeliveryPosition(target.id, value))
           if (Option.isNone(position)) {
             return yield* new InvalidWebhookRequest({ message: "next: not a cursor of this endpoint's deliveries list" })
           }
@@ -215,7 +205,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Switchyard/Webhooks", 
         const page = rows.slice(0, pageSize)
         return {
           data: page.map(renderDelivery),
-          next: rows.length > pageSize ? encodeDeliveryCursor(target.id, page[page.length - 1]!) : null
+          next: rows.length > pageSize ? cursor.seal(deliveryPosition(target.id, page[page.length - 1]!)) : null
         }
       })
 
