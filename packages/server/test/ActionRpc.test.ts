@@ -1,12 +1,11 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { accountBody, clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
-import { TestServer } from "./support/TestServer.js"
+import { SandboxProviders, SandboxServer, sandboxBambooAccount, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
 /**
@@ -14,17 +13,6 @@ import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
  * answer into a 408 or an extra attempt; only the server for the hanging provider has a
  * short one.
  */
-const serverWith = (attemptTimeoutMs: number) =>
-  Layer.merge(
-    TestServer({
-      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-      SWITCHYARD_PROVIDER_TIMEOUT_MS: String(attemptTimeoutMs),
-      SWITCHYARD_PROVIDER_DEADLINE_MS: "4000",
-      SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "3"
-    }),
-    SandboxLive()
-  )
-
 /** A project with a Greenhouse account on the sandbox (and a BambooHR one). */
 const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
@@ -50,7 +38,7 @@ const setup = Effect.gen(function*() {
 const attemptsAt = (sandbox: { requests: () => ReadonlyArray<{ path: string }> }, path: string) =>
   sandbox.requests().filter((request) => request.path === path).length
 
-layer(serverWith(4000), { excludeTestServices: true })("action RPC", (it) => {
+layer(SandboxServer(4000), { excludeTestServices: true })("action RPC", (it) => {
   it.effect("runs a list action against the provider and maps its records", () =>
     Effect.gen(function*() {
       const { ats, rpc, sandbox } = yield* setup
@@ -290,7 +278,7 @@ layer(serverWith(4000), { excludeTestServices: true })("action RPC", (it) => {
     }))
 })
 
-layer(serverWith(400), { excludeTestServices: true })("action RPC, hanging provider", (it) => {
+layer(SandboxServer(400), { excludeTestServices: true })("action RPC, hanging provider", (it) => {
   it.effect("answers 408 with Retry-After when the provider does not answer in time", () =>
     Effect.gen(function*() {
       const { ats, project, sandbox } = yield* setup

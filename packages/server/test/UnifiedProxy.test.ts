@@ -2,25 +2,12 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import type { ProxyRequest } from "@switchyard/api"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { connectorYaml } from "./support/ConnectorYaml.js"
 import { clientFor, freshProject, keyFor, otherProject } from "./support/Fixtures.js"
-import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
-import { TestServer } from "./support/TestServer.js"
+import { SandboxProviders, SandboxServer, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
-
-/** As in the action tests: the short attempt timeout only for the hanging provider's server. */
-const serverWith = (attemptTimeoutMs: number) =>
-  Layer.merge(
-    TestServer({
-      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-      SWITCHYARD_PROVIDER_TIMEOUT_MS: String(attemptTimeoutMs),
-      SWITCHYARD_PROVIDER_DEADLINE_MS: "4000",
-      SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "3"
-    }),
-    SandboxLive()
-  )
 
 /** A project with a Greenhouse account on the sandbox; `proxy` calls the unified proxy through the derived client. */
 const setup = Effect.gen(function*() {
@@ -45,7 +32,7 @@ const setup = Effect.gen(function*() {
 const atsRequests = (sandbox: { requests: (provider?: "ats") => ReadonlyArray<{ method: string; path: string; query: Record<string, unknown>; headers: Record<string, unknown>; body?: string }> }) =>
   sandbox.requests("ats")
 
-layer(serverWith(4000), { excludeTestServices: true })("unified proxy", (it) => {
+layer(SandboxServer(4000), { excludeTestServices: true })("unified proxy", (it) => {
   it.effect("sends the caller's request with the account's authentication and answers the provider's status, headers and body", () =>
     Effect.gen(function*() {
       const { proxy, raw, sandbox } = yield* setup
@@ -242,7 +229,7 @@ layer(serverWith(4000), { excludeTestServices: true })("unified proxy", (it) => 
     }))
 })
 
-layer(serverWith(400), { excludeTestServices: true })("unified proxy, hanging provider", (it) => {
+layer(SandboxServer(400), { excludeTestServices: true })("unified proxy, hanging provider", (it) => {
   it.effect("answers 408 with Retry-After when the provider does not answer in time", () =>
     Effect.gen(function*() {
       const { raw, sandbox } = yield* setup

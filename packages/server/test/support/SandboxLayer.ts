@@ -2,6 +2,7 @@ import type { CreateAccount } from "@switchyard/api"
 import { type Sandbox, startSandbox } from "@switchyard/sandbox"
 import { Context, Effect, Layer } from "effect"
 import { accountBody } from "./Fixtures.js"
+import { TestServer } from "./TestServer.js"
 
 export class SandboxProviders extends Context.Tag("Test/SandboxProviders")<SandboxProviders, Sandbox>() {}
 
@@ -13,6 +14,21 @@ export const SandboxLive = (seed = 7) =>
       Effect.promise(() => startSandbox({ seed })),
       (sandbox) => Effect.promise(() => sandbox.close())
     )
+  )
+
+/**
+ * A test server that may call the sandbox on loopback, with the sandbox: three attempts within
+ * a 4 s deadline, each bounded by `attemptTimeoutMs` (short for a hanging provider's tests).
+ */
+export const SandboxServer = (attemptTimeoutMs: number) =>
+  Layer.merge(
+    TestServer({
+      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+      SWITCHYARD_PROVIDER_TIMEOUT_MS: String(attemptTimeoutMs),
+      SWITCHYARD_PROVIDER_DEADLINE_MS: "4000",
+      SWITCHYARD_PROVIDER_MAX_ATTEMPTS: "3"
+    }),
+    SandboxLive()
   )
 
 /**
