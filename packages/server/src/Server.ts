@@ -10,6 +10,8 @@ import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { NodeServerLive } from "./NodeServer.js"
+import { MetricsLive } from "./Metrics/MetricsHttp.js"
+import { observeRequests } from "./Metrics/RequestObserver.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
@@ -47,12 +49,13 @@ const HttpServerLive = Layer.unwrapEffect(
  * The credential key is loaded before the database is opened: a missing or unreadable key is
  * reported as such, even when the database is not reachable either.
  */
-export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+// observeRequests: each request's metrics and its one log line (LOG_FORMAT), no query or headers
+export const ServerLive = HttpApiBuilder.serve(observeRequests).pipe(
   // No trace exporter is configured, so the span the platform builds for every request (the
   // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
   // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
   (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
-  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
+  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive), Layer.provideMerge(MetricsLive))),
   Layer.provide(SqlLive),
   Layer.provide(CredentialCipher.Default),
   Layer.provide(OutboundHttp.Default),
