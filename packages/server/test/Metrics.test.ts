@@ -154,6 +154,9 @@ describe("metrics and request logs", () => {
         expect(family(before, "switchyard_request_log_queue_depth").type).toBe("GAUGE")
         expect(family(before, "process_cpu_user_seconds_total").type).toBe("COUNTER")
         expect(family(before, "nodejs_eventloop_lag_seconds").type).toBe("GAUGE")
+        expect(family(before, "switchyard_db_pool_connections").type).toBe("GAUGE")
+        expect(sample(before, "switchyard_db_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(1)
+        expect(sample(before, "switchyard_db_pool_connections", { state: "waiting" })).toBeGreaterThanOrEqual(0)
 
         const hook = await post(base, "/webhooks", { url: receiver.url, events: ["account.created"] })
         expect(hook.status).toBe(201)
