@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import parsePrometheusTextFormat from "parse-prometheus-text-format"
-import { exited, start, waitFor } from "./support/ServerProcess.js"
+import { exited, freePort, start, waitFor } from "./support/ServerProcess.js"
 
 /** The delivered-attempts counter summed over the scrape's workers. */
 const delivered = (text: string) =>
@@ -11,14 +11,19 @@ const delivered = (text: string) =>
 
 describe("cluster metrics", () => {
   it("the primary sums its workers' metrics, on its metrics port and for a worker asking over IPC", async () => {
-    const fleet = start("test/support/clusterMetricsScript.ts", [], { ...process.env }, { inProcess: true })
+    const port = await freePort()
+    const { DATABASE_URL: _unused, ...environment } = process.env
+    const fleet = start("test/support/clusterMetricsScript.ts", [], { ...environment, METRICS_PORT: String(port) }, { inProcess: true })
     try {
       await waitFor(() => /^FLEET /m.test(fleet.output()), "the cluster's answers")
-      const port = /^PORT (\d+)$/m.exec(fleet.output())![1]
-      const scraped = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(60_000) })
-      expect(scraped.status).toBe(200)
+      let scraped: Response | undefined
+      await waitFor(async () => {
+        scraped = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(60_000) }).catch(() => undefined)
+        return scraped !== undefined
+      }, "the primary's metrics port")
+      expect(scraped!.status).toBe(200)
       // each of the two workers counted one: the scrape shows the machine, not one worker
-      expect(delivered(await scraped.text())).toBe(2)
+      expect(delivered(await scraped!.text())).toBe(2)
       const fromWorker = JSON.parse(/^FLEET (.*)$/m.exec(fleet.output())![1]!) as string
       expect(delivered(fromWorker)).toBe(2)
       expect((await fetch(`http://127.0.0.1:${port}/other`, { signal: AbortSignal.timeout(60_000) })).status).toBe(404)

@@ -1,5 +1,7 @@
+import { Effect, Layer, Option } from "effect"
 import cluster from "node:cluster"
 import { AggregatorRegistry, type PrometheusContentType } from "prom-client"
+import { SwitchyardConfig } from "../Config.js"
 import { type MetricsServer, startMetricsServer } from "./MetricsServer.js"
 
 /*
@@ -71,6 +73,26 @@ export const serveClusterMetrics = async (options: {
     }
   }
 }
+
+/**
+ * The primary's side as a layer: when metrics are configured (SWITCHYARD_METRICS_TOKEN or
+ * METRICS_PORT), answers the workers' requests for the fleet's metrics and serves METRICS_PORT
+ * (at METRICS_HOST) with their sum, until the layer's scope closes. Nothing otherwise.
+ */
+export const ClusterMetricsLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const { metrics } = yield* SwitchyardConfig
+    if (Option.isNone(metrics.token) && Option.isNone(metrics.port)) return
+    const port = Option.getOrUndefined(metrics.port)
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => serveClusterMetrics({ port, host: metrics.host }),
+        catch: (cause) => new Error(`METRICS_PORT ${port} on ${metrics.host} could not be opened: ${String(cause)}`)
+      }),
+      (served) => Effect.promise(served.close)
+    ).pipe(Effect.orDie)
+  })
+)
 
 let nextRequest = 0
 const waiting = new Map<number, { readonly resolve: (text: string) => void; readonly reject: (error: Error) => void }>()

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NotFound, Unauthorized, UnauthorizedBody } from "@switchyard/api"
+import { InternalServerError, NotFound, Unauthorized, UnauthorizedBody } from "@switchyard/api"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../Config.js"
@@ -37,7 +37,11 @@ export const MetricsEndpointLive = HttpApiBuilder.Router.use((router) =>
       if (!tokenMatches(expected.value, request.headers["authorization"])) {
         return unauthorized
       }
-      const text = yield* Effect.promise(metricsText)
+      const text = yield* Effect.tryPromise({
+        try: metricsText,
+        catch: (cause) =>
+          new InternalServerError({ message: `The metrics could not be collected: ${cause instanceof Error ? cause.message : "unknown"}` })
+      })
       return HttpServerResponse.text(text, { contentType: METRICS_CONTENT_TYPE })
     })
     yield* router.get("/metrics", handler)
