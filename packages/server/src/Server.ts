@@ -47,9 +47,9 @@ const HttpServerLive = Layer.unwrapEffect(
  * The running server: the API on PORT/HOST over the configured database. The socket opens
  * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
  * The credential key is loaded before the database is opened: a missing or unreadable key is
- * reported as such, even when the database is not reachable either.
+ * reported as such, even when the database is not reachable either. `observeRequests` gives
+ * each request its metrics and its one log line.
  */
-// observeRequests: each request's metrics and its one log line (LOG_FORMAT), no query or headers
 export const ServerLive = HttpApiBuilder.serve(observeRequests).pipe(
   // No trace exporter is configured, so the span the platform builds for every request (the
   // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a

@@ -15,7 +15,7 @@ import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
-import { answerOutcome, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
+import { answerOutcome, metricsEnabled, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
 import { defaultRetryPolicy, RetryableAnswer, retryableStatus, retriedAfterFailure, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
 
 export { type CallRecorder, type RawCall, type RecordedCall, redactCall } from "./CallRecorder.js"
@@ -373,8 +373,10 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
         })
         const measured = (outcome: string) =>
-          Effect.map(Clock.currentTimeMillis, (now) =>
-            recordProviderCall(options.provider, options.action, outcome, attempts, (now - started) / 1000))
+          metricsEnabled()
+            ? Effect.map(Clock.currentTimeMillis, (now) =>
+              recordProviderCall(options.provider, options.action, outcome, attempts, (now - started) / 1000))
+            : Effect.void
         const outcome = (status: number | undefined) =>
           Effect.annotateCurrentSpan({
             "switchyard.provider.attempts": attempts,
