@@ -57,6 +57,25 @@ const webhookAttemptBounds = Config.all({
   })
 )
 
+/**
+ * Operator-facing metrics: `GET /metrics` on the main port behind a bearer token of at least
+ * 16 characters (empty counts as unset), and/or plain on a port of its own.
+ */
+const metricsConfig = (port: number, host: string) =>
+  Config.all({
+    token: Config.option(Config.redacted("SWITCHYARD_METRICS_TOKEN")).pipe(
+      Config.map(Option.filter((token) => Redacted.value(token).length > 0)),
+      Config.validate({
+        message: "must be at least 16 characters",
+        validation: Option.match({ onNone: () => true, onSome: (token) => Redacted.value(token).length >= 16 })
+      })
+    ),
+    port: Config.option(Config.port("METRICS_PORT")).pipe(
+      Config.validate({ message: "must differ from PORT", validation: (metricsPort) => Option.getOrUndefined(metricsPort) !== port })
+    ),
+    host: Config.string("METRICS_HOST").pipe(Config.withDefault(host))
+  })
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -96,6 +115,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const oauthRefreshSkewSeconds = yield* boundedInteger("SWITCHYARD_OAUTH_REFRESH_SKEW_SECONDS", 0, 86_400, 300)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
+    const metrics = yield* metricsConfig(port, host)
     const webhooks = {
       /** Delays after each failed attempt; once used up the delivery has failed. */
       retrySeconds: yield* webhookRetrySeconds,
@@ -111,6 +131,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     }
     return {
       webhooks,
+      metrics,
       port,
       host,
       publicUrl,

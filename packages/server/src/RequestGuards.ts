@@ -4,6 +4,7 @@ import { type Context, Effect, Option } from "effect"
 import { Readable } from "node:stream"
 import { verifiedCaller } from "./Auth/VerifiedCaller.js"
 import { type RouteTable, routerTarget } from "./RouteTable.js"
+import { noteRoute } from "./Metrics/RequestObserver.js"
 
 /*
  * Checks every request once, before routing, so no handler, schema or SQL statement sees
@@ -216,6 +217,7 @@ export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Se
     const request = yield* HttpServerRequest.HttpServerRequest
     const target = routerTarget(request.url)
     const match = routes.find(request.method, target.path)
+    if (match !== undefined) yield* noteRoute(match.route.path)
     const caller = authentication !== undefined && match?.route.authenticated === true
       ? Option.some(yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic))
       : Option.none()

@@ -10,6 +10,8 @@ import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { NodeServerLive } from "./NodeServer.js"
+import { MetricsLive } from "./Metrics/MetricsHttp.js"
+import { observeRequests } from "./Metrics/RequestObserver.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
@@ -45,14 +47,15 @@ const HttpServerLive = Layer.unwrapEffect(
  * The running server: the API on PORT/HOST over the configured database. The socket opens
  * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
  * The credential key is loaded before the database is opened: a missing or unreadable key is
- * reported as such, even when the database is not reachable either.
+ * reported as such, even when the database is not reachable either. `observeRequests` gives
+ * each request its metrics and its one log line.
  */
-export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+export const ServerLive = HttpApiBuilder.serve(observeRequests).pipe(
   // No trace exporter is configured, so the span the platform builds for every request (the
   // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
   // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
   (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
-  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
+  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive), Layer.provideMerge(MetricsLive))),
   Layer.provide(SqlLive),
   Layer.provide(CredentialCipher.Default),
   Layer.provide(OutboundHttp.Default),

@@ -1,8 +1,9 @@
 import { NodeContext } from "@effect/platform-node"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
+import { PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer, Option } from "effect"
 import { SwitchyardConfig } from "./Config.js"
 import { embeddedPostgres } from "./Database/EmbeddedPostgres.js"
+import { measuredPgClient } from "./Database/measuredPgClient.js"
 import { migrations } from "./migrations/index.js"
 
 /**
@@ -15,10 +16,10 @@ export const sqlClientLayer = (options: { readonly share: boolean }) =>
     Effect.gen(function*() {
       const config = yield* SwitchyardConfig
       if (Option.isSome(config.databaseUrl)) {
-        return PgClient.layer({ url: config.databaseUrl.value, maxConnections: 10, applicationName: "switchyard" })
+        return measuredPgClient({ url: config.databaseUrl.value, maxConnections: 10, applicationName: "switchyard" })
       }
       const address = yield* embeddedPostgres(config.dataDir, options)
-      return PgClient.layer({
+      return measuredPgClient({
         host: address.host,
         port: address.port,
         database: "postgres",

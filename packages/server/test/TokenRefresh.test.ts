@@ -3,7 +3,9 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Fiber, Layer, Schedule } from "effect"
+import { register } from "prom-client"
 import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
+import { enableMetrics } from "../src/Metrics/ServerMetrics.js"
 import { freshProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
@@ -116,14 +118,25 @@ const expectNoSecret = (text: string, secrets: ReadonlyArray<string>) => {
   for (const secret of secrets) expect(text).not.toContain(secret)
 }
 
+enableMetrics()
+
+/** This process's count of token refreshes with `outcome` (the tests of this file run one after another). */
+const refreshesCounted = (outcome: "success" | "failed" | "revoked") =>
+  Effect.promise(async () => {
+    const metric = await register.getSingleMetric("switchyard_oauth_token_refreshes_total")!.get()
+    return metric.values.filter((value) => value.labels.outcome === outcome).reduce((sum, value) => sum + value.value, 0)
+  })
+
 layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
   it.effect("a 401 refreshes the token once and resends; the next call uses the stored new token", () =>
     Effect.gen(function*() {
       const { accountId, call, sandbox, tokens } = yield* link()
       sandbox.clock.advance(HOUR_MS)
+      const succeeded = yield* refreshesCounted("success")
 
       const answer = yield* call({ raw: true })
       expect(answer.status).toBe(200)
+      expect((yield* refreshesCounted("success")) - succeeded).toBe(1)
       const body = answer.json as { data: ReadonlyArray<{ id: string }>; raw: ReadonlyArray<{ url: string; body: unknown; response: { status: number; body: unknown } }> }
       expect(body.data).toHaveLength(3)
       expect(refreshGrants(sandbox)).toBe(1)
@@ -342,8 +355,10 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       // nothing listens there: the event is read from the outbox below
       yield* project.client.webhooks.create_webhook({ payload: { url: "http://127.0.0.1:9/hook", events: ["account.updated"] } })
       expect(sandbox.oauth.revoke({ refreshToken: tokens.refresh_token })).toBe(1)
+      const revoked = yield* refreshesCounted("revoked")
 
       const refused = yield* call({ raw: true })
+      expect((yield* refreshesCounted("revoked")) - revoked).toBe(1)
       const error = expectErrorBody(refused, 412)
       expect(error.message).toContain(`Account ${accountId} is expired`)
       expect(error.message).toContain("invalid_grant")
@@ -385,8 +400,10 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       const { accountId, call, sandbox, tokens } = yield* link()
       sandbox.clock.advance(HOUR_MS)
       sandbox.faults.add({ match: { provider: "oauth", method: "POST", path: "/oauth/token" }, fault: "status", status: 500 })
+      const failedBefore = yield* refreshesCounted("failed")
 
       const failed = yield* call()
+      expect((yield* refreshesCounted("failed")) - failedBefore).toBe(1)
       const error = expectErrorBody(failed, 502)
       expect(error.message).toContain(`Could not refresh the OAuth2 access token of account ${accountId}`)
       expectNoSecret(failed.text, secretsOf(sandbox, tokens.access_token, tokens.refresh_token))

@@ -1,6 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
+import { measureRequestLogQueue } from "../Metrics/ServerMetrics.js"
 
 export interface ProviderCallSummary {
   readonly method: string
@@ -57,6 +58,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("Switchyard/Request
     // One flush at a time: when a flush returns, every entry recorded before it started is
     // written, also those a concurrent (scheduled) flush had already taken.
     const flushing = yield* Effect.makeSemaphore(1)
+    measureRequestLogQueue(() => pending.length)
 
     // Under a database outage the oldest entries give way rather than memory growing.
     const keepWithinBounds = () => {

@@ -27,6 +27,7 @@ import {
   refreshFailed,
   refreshWaitTimedOut
 } from "./TokenRefreshErrors.js"
+import { recordTokenRefresh } from "../Metrics/ServerMetrics.js"
 
 export type Credentials = Readonly<Record<string, unknown>>
 
@@ -187,11 +188,15 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
         }).pipe(
           Effect.provideService(
             ProviderTransport,
-            providerHttp.transport({ accountId: context.account.id, provider: context.version.key }, calls)
+            providerHttp.transport({ accountId: context.account.id, provider: context.version.key, action: "oauth2_refresh" }, calls)
           ),
           Effect.either
         )
         yield* keepCalls(calls.calls, flight.recorder, Either.getRight(outcome))
+        recordTokenRefresh(
+          context.version.key,
+          Either.isRight(outcome) ? "success" : outcome.left.kind === "invalid_grant" ? "revoked" : "failed"
+        )
         if (Either.isRight(outcome)) {
           const next = refreshedCredentials(credentials, outcome.right, yield* Clock.currentTimeMillis)
           const written = yield* repo.writeRefreshed(key, seen.credentials_version, holder, cipher.seal(next))

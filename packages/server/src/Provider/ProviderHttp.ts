@@ -15,6 +15,7 @@ import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import type { Admission, Refusal } from "./ProviderSlots.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
+import { answerOutcome, metricsEnabled, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
 import { defaultRetryPolicy, RetryableAnswer, retryableStatus, retriedAfterFailure, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
 
 export { type CallRecorder, type RawCall, type RecordedCall, redactCall } from "./CallRecorder.js"
@@ -24,6 +25,8 @@ export interface TransportOptions {
   readonly accountId: string
   /** The provider as errors name it (the connector key), e.g. "greenhouse". */
   readonly provider?: string | undefined
+  /** The connector action this call is part of (a metric label), e.g. "ats_list_applications". */
+  readonly action?: string | undefined
   /** Requests per second the provider tolerates per account (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
@@ -357,13 +360,23 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
 
         // only a new call may be refused: a retry of an admitted one takes its turn
         const first = limits.slots.admit(started)
-        if (first._tag === "Refused") return yield* overbooked(first, options, redactedUrl)
+        if (first._tag === "Refused") {
+          recordRateLimitRefusal(options.provider, first.why)
+          recordProviderCall(options.provider, options.action, "rate_limited", 0, 0)
+          return yield* overbooked(first, options, redactedUrl)
+        }
         let attempts = 0
         const once = Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const admission = attempts === 0 ? first : limits.slots.admit(now, false)
           attempts++
+          recordRateLimitWait(options.provider, admission.waitMs)
           return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
         })
+        const measured = (outcome: string) =>
+          metricsEnabled()
+            ? Effect.map(Clock.currentTimeMillis, (now) =>
+              recordProviderCall(options.provider, options.action, outcome, attempts, (now - started) / 1000))
+            : Effect.void
         const outcome = (status: number | undefined) =>
           Effect.annotateCurrentSpan({
             "switchyard.provider.attempts": attempts,
@@ -372,16 +385,23 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         return yield* once.pipe(
           retriedAfterFailure(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
           Effect.matchEffect({
-            onSuccess: (response) => Effect.zipRight(outcome(response.status), Effect.as(record(response), response)),
+            onSuccess: (response) =>
+              Effect.zipRight(
+                Effect.zipRight(outcome(response.status), measured(answerOutcome(response.status))),
+                Effect.as(record(response), response)
+              ),
             onFailure: (failure) => {
               if (failure._tag !== "RetryableAnswer") {
                 return Effect.zipRight(
-                  outcome(failure.response?.status),
+                  Effect.zipRight(outcome(failure.response?.status), measured(failure.reason)),
                   Effect.zipRight(record(failure.reason === "invalid_response" ? failure.response ?? null : null), failure)
                 )
               }
               return Effect.zipRight(
-                outcome(failure.response.status),
+                Effect.zipRight(
+                  outcome(failure.response.status),
+                  measured(failure.response.status === 429 ? "rate_limited" : "unavailable")
+                ),
                 Effect.zipRight(
                   record(failure.response),
                   new ProviderTransportError({

@@ -9,6 +9,7 @@ import { checkOutboundUrl } from "../Provider/OutboundUrlGuard.js"
 import { WebhookWakeup } from "./WebhookOutbox.js"
 import { webhookSignature } from "./webhookSignature.js"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
+import { recordWebhookAttempt } from "../Metrics/ServerMetrics.js"
 
 /** Only the status matters; a receiver's long answer is not read past this. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -149,7 +150,12 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
     const deliver = (claimed: ClaimedDelivery) =>
       Effect.flatMap(
         attempt(claimed),
-        (outcome) => repo.recordAttempt(claimed, holder, outcome, settings.disableAfterSeconds)
+        (outcome) => {
+          recordWebhookAttempt(
+            outcome._tag === "Delivered" ? "delivered" : Option.isSome(outcome.retryInSeconds) ? "retrying" : "failed"
+          )
+          return repo.recordAttempt(claimed, holder, outcome, settings.disableAfterSeconds)
+        }
       ).pipe(
         Effect.onInterrupt(() => repo.release(claimed.id, holder)),
         Effect.annotateLogs({ "webhook.delivery": claimed.id, "webhook.endpoint": claimed.endpoint_id })
