@@ -1,3 +1,4 @@
+export * from "./errors.js"
 export * from "./paginate.js"
 export * from "./promiseClient.js"
 export * from "./RetryPolicy.js"

@@ -4,10 +4,13 @@
  * 1. tsc --build of tsconfig.build.json, which typechecks and compiles the workspace packages
  *    the server runs on (api, connectors, engine, each into its dist/) and then the server
  *    (into build/).
- * 2. esbuild bundles the server's entry points (main, cli and the modules its worker threads
- *    and child processes start) from build/ into dist/, one directory with their shared
- *    chunks, and copies the files read at run time beside them (the connect page's script
- *    and style in dist/assets/). The bundle keeps only the modules the server uses: with
+ * 2. esbuild bundles the server's entry points (bin, the installed package's `switchyard`
+ *    binary; main, cli and the modules its worker threads and child processes start) from
+ *    build/ and the sandbox's providers from its sources into dist/, one directory with their
+ *    shared chunks, and copies the files read at run time beside them (the connect page's
+ *    script and style in dist/assets/, the built-in connectors' YAML in dist/connectors/).
+ *    dist/ is self-contained: the published package depends only on what the bundle leaves
+ *    external (PGlite, which loads its WebAssembly from beside its own module). The bundle keeps only the modules the server uses: with
  *    whole packages loaded through their index (effect, @effect/platform with its two API
  *    reference UIs), the idle server held about 35 MB more.
  *
@@ -28,12 +31,27 @@ const distDir = Path.join(serverDir, "dist")
 
 /** Modules run as processes or threads, compiled in build/: each is one file in dist/. */
 const entryPoints = [
+  "bin.js",
   "main.js",
   "cli.js",
   "Connectors/ConnectorParseWorker.js",
   "Database/EmbeddedPostgresWorker.js",
   "Database/EmbeddedPostgresInit.js"
 ]
+
+/**
+ * The sandbox's providers (`switchyard sandbox`), bundled from the sandbox package's sources
+ * (esbuild strips their types; `pnpm typecheck` checks them) into dist/sandbox.js, so the
+ * installed package runs them without tsx.
+ */
+const sandboxDir = Path.resolve(serverDir, "../sandbox")
+const sandboxEntry = { in: Path.join(sandboxDir, "src/main.ts"), out: "sandbox" }
+
+/**
+ * The built-in connectors' YAML, copied to dist/connectors/: the installed server has no
+ * @switchyard/connectors package to find it in (see builtinConnectorsBeside below).
+ */
+const connectorsDir = Path.resolve(serverDir, "../connectors/connectors")
 
 /** Run-time files that are not modules, from src/ to dist/ (beside the bundle, as beside their module in src/). */
 const assets = { "ConnectPage/assets": "assets" }
@@ -105,6 +123,29 @@ const apiReferenceOnDemand = {
 }
 
 /**
+ * @switchyard/connectors finds its YAML through its own package.json (resolved from the
+ * importing module), which an installed server does not have: its bundle is self-contained.
+ * In the bundle the YAML is read from dist/connectors/, beside the chunk that holds the
+ * connectors module (every chunk is at dist/'s top level). The exact expression is replaced;
+ * when it is not there (the module changed), the build fails rather than ship a server
+ * without its connectors.
+ */
+const builtinConnectorsBeside = {
+  name: "builtin-connectors-beside",
+  setup(build) {
+    const lookup = 'createRequire(import.meta.url).resolve("@switchyard/connectors/package.json")'
+    // The sources through tsconfig.json's paths (as esbuild resolves them from build/), or the build in dist/.
+    build.onLoad({ filter: /[\\/]connectors[\\/](src|dist)[\\/]builtinConnectorSources\.(ts|js)$/ }, (args) => {
+      const contents = Fs.readFileSync(args.path, "utf8")
+      if (!contents.includes(lookup)) throw new Error(`${args.path} no longer finds its YAML through ${lookup}`)
+      // A file in dist/: its directory joined with "connectors" is dist/connectors.
+      return { contents: contents.replace(lookup, "fileURLToPath(import.meta.url)") +
+        "\nimport { fileURLToPath } from \"node:url\"\n", loader: args.path.endsWith(".ts") ? "ts" : "js" }
+    })
+  }
+}
+
+/**
  * One ES module per entry point in dist/, shared code in chunks beside them: every module
  * of the server resolves its neighbours (`new URL("./X.js", import.meta.url)`) in that one
  * directory.
@@ -114,9 +155,11 @@ const bundle = async () => {
   Fs.rmSync(distDir, { recursive: true, force: true })
   await esbuild.build({
     absWorkingDir: serverDir,
-    entryPoints: entryPoints.map((entry) => Path.join("build", entry)),
+    entryPoints: [
+      ...entryPoints.map((entry) => ({ in: Path.join("build", entry), out: Path.basename(entry, ".js") })),
+      sandboxEntry
+    ],
     outdir: "dist",
-    entryNames: "[name]",
     chunkNames: "[name]-[hash]",
     bundle: true,
     splitting: true,
@@ -125,7 +168,7 @@ const bundle = async () => {
     target: "node20",
     // PGlite loads its WebAssembly and data files from beside its module.
     external: ["@electric-sql/pglite", "pg-native"],
-    plugins: [apiReferenceOnDemand],
+    plugins: [apiReferenceOnDemand, builtinConnectorsBeside],
     // CommonJS dependencies inside an ES module still call `require`.
     banner: { js: "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);" },
     minifySyntax: true,
@@ -138,14 +181,59 @@ const bundle = async () => {
     Fs.rmSync(Path.join(serverDir, "build", from), { recursive: true, force: true })
     Fs.cpSync(Path.join(serverDir, "src", from), Path.join(serverDir, "build", from), { recursive: true })
   }
+  Fs.cpSync(connectorsDir, Path.join(distDir, "connectors"), { recursive: true })
+  // The binary: executable for a clone too (npm sets the mode of an installed package's bin).
+  Fs.chmodSync(Path.join(distDir, "bin.js"), 0o755)
 }
+
+/** Whether the bundle is older than what it holds beside the compiled server: the sandbox's sources, the connectors' YAML. */
+const bundleOutOfDate = () => {
+  const bundled = Fs.statSync(Path.join(distDir, "sandbox.js"), { throwIfNoEntry: false })
+  return bundled === undefined ||
+    Math.max(newestUnder(Path.join(sandboxDir, "src")), newestUnder(connectorsDir)) >= bundled.mtimeMs
+}
+
+/**
+ * One build at a time: test files that build (CompiledBuild, PackedPackages) run in parallel,
+ * and a second bundle would delete dist/ under a server the first one started. The lock is a
+ * directory holding its owner's pid; a lock whose owner is gone (a build killed midway) is
+ * taken over. Waiting polls the lock: the holder's build is as long as it is.
+ */
+const lockDir = Path.join(serverDir, ".build-lock")
+const ownerAlive = () => {
+  try {
+    process.kill(Number(Fs.readFileSync(Path.join(lockDir, "pid"), "utf8")), 0)
+    return true
+  } catch (error) {
+    // EPERM: alive but another user's; ENOENT: released meanwhile, try again.
+    return error.code === "EPERM" || error.code === "ENOENT"
+  }
+}
+/** Takes the lock: a directory made with its pid file inside and renamed into place at once. */
+const lock = () => {
+  for (;;) {
+    const claim = Fs.mkdtempSync(`${lockDir}-`)
+    Fs.writeFileSync(Path.join(claim, "pid"), String(process.pid))
+    try {
+      Fs.renameSync(claim, lockDir)
+      return
+    } catch (error) {
+      Fs.rmSync(claim, { recursive: true, force: true })
+      if (error.code !== "EEXIST" && error.code !== "ENOTEMPTY") throw error
+      if (!ownerAlive()) Fs.rmSync(lockDir, { recursive: true, force: true })
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100)
+    }
+  }
+}
+lock()
+process.on("exit", () => Fs.rmSync(lockDir, { recursive: true, force: true }))
 
 const stale = outOfDate()
 if (stale && !(await compile())) {
   process.stderr.write("switchyard: the build failed (TypeScript errors above)\n")
   process.exit(1)
 }
-if (stale || !entryPoints.every((entry) => Fs.existsSync(Path.join(distDir, Path.basename(entry))))) {
+if (stale || !entryPoints.every((entry) => Fs.existsSync(Path.join(distDir, Path.basename(entry)))) || bundleOutOfDate()) {
   await bundle().catch((error) => {
     process.stderr.write(`switchyard: bundling failed: ${error.message}\n`)
     process.exit(1)

@@ -15,7 +15,8 @@ import { projectsCommand } from "./cli/ProjectsCommand.js"
 const switchyard = Command.make("switchyard").pipe(
   Command.withDescription(
     "Administers Switchyard's projects and API keys in the server's database (DATABASE_URL, or the embedded one in " +
-      "SWITCHYARD_DATA_DIR, shared with a running server)."
+      "SWITCHYARD_DATA_DIR, shared with a running server). The installed binary also runs `switchyard start` (the " +
+      "server) and `switchyard sandbox` (the simulated providers), configured through the environment."
   ),
   Command.withSubcommands([projectsCommand, keysCommand])
 )
