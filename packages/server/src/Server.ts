@@ -13,6 +13,7 @@ import { NodeServerLive } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
+import { requestSpansWhen, TracingLive } from "./Tracing/Tracing.js"
 import { WebhookWorkerLive } from "./Webhooks/WebhookSender.js"
 
 const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
@@ -47,14 +48,17 @@ const HttpServerLive = Layer.unwrapEffect(
  * The credential key is loaded before the database is opened: a missing or unreadable key is
  * reported as such, even when the database is not reachable either.
  */
-export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  // No trace exporter is configured, so the span the platform builds for every request (the
-  // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
-  // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
+export const ServerLive = Layer.unwrapEffect(Effect.map(SwitchyardConfig, ({ tracing }) =>
+  // a request span of our own only when traces are exported (Tracing/Tracing.ts)
+  HttpApiBuilder.serve((app) => requestSpansWhen(tracing)(HttpMiddleware.logger(app))))).pipe(
+  // The platform's own request span stays off: it records the full URL (query included) and
+  // most headers, and without an exporter it went nowhere at 5-10% of a unified call's CPU.
   (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
   Layer.provide(SqlLive),
   Layer.provide(CredentialCipher.Default),
   Layer.provide(OutboundHttp.Default),
+  // the tracer first, so every span (SQL, background jobs) goes to the exporter
+  Layer.provide(TracingLive),
   Layer.provide(SwitchyardConfig.Default)
 )

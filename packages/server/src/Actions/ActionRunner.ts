@@ -135,6 +135,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         const transport = providerHttp.transport({
           accountId,
           provider: context.version.key,
+          actionId: logAction,
           requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
         }, recorder)
         const settings = context.account.settings

@@ -24,6 +24,8 @@ export interface TransportOptions {
   readonly accountId: string
   /** The provider as errors name it (the connector key), e.g. "greenhouse". */
   readonly provider?: string | undefined
+  /** The action the call serves (its span names it), e.g. "ats_list_applications". */
+  readonly actionId?: string | undefined
   /** Requests per second the provider tolerates per account (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
@@ -40,7 +42,7 @@ const MAX_WAITING_PER_ACCOUNT = 256
 const isSuccess = (status: number) => status >= 200 && status < 300
 
 /**
- * What a provider call's span says: method, host and port, provider and account. Never the
+ * What a provider call's span says: method, host and port, connector, action and account. Never the
  * path, query or headers: connectors put credentials in all three.
  */
 const callAttributes = (request: ProviderRequest, options: TransportOptions): Record<string, unknown> => {
@@ -50,6 +52,8 @@ const callAttributes = (request: ProviderRequest, options: TransportOptions): Re
     "server.address": url?.hostname ?? "(invalid URL)",
     ...(url === undefined || url.port === "" ? {} : { "server.port": Number(url.port) }),
     "switchyard.provider": options.provider ?? "(unknown)",
+    "switchyard.connector.key": options.provider ?? "(unknown)",
+    ...(options.actionId === undefined ? {} : { "switchyard.action.id": options.actionId }),
     "switchyard.account.id": options.accountId
   }
 }
