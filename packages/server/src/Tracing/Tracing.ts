@@ -9,7 +9,7 @@ import {
   HttpTraceContext
 } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { type Context, Duration, Effect, Layer, Option, Redacted, Tracer } from "effect"
+import { type Context, Duration, Effect, Layer, Logger, Option, Redacted, Tracer } from "effect"
 import * as Crypto from "node:crypto"
 import { Agent } from "undici"
 import { SwitchyardConfig } from "../Config.js"
@@ -82,7 +82,9 @@ export const TracingLive: Layer.Layer<never, never, SwitchyardConfig> = Layer.un
       Effect.provide(settings.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
       Effect.provideService(HttpClient.HttpClient, client)
     )
-    return Layer.setTracer(withoutLoneQueries(tracer))
+    // Effect also writes every log entry inside a span as an event of that span: off, as log
+    // annotations (a request's URL with its query) are not written for an outside collector
+    return Layer.merge(Layer.setTracer(withoutLoneQueries(tracer)), Logger.remove(Logger.tracerLogger))
   })
 )
 
