@@ -2,6 +2,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, type Exit, Layer, Option, Tracer } from "effect"
 import * as Crypto from "node:crypto"
+import * as Net from "node:net"
 import { freshProject } from "./support/Fixtures.js"
 import { attributesOf, type OtlpSpan, OtlpReceiverLive, OtlpReceiverService } from "./support/OtlpReceiver.js"
 import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
@@ -243,5 +244,75 @@ layer(NotExported, { excludeTestServices: true })("traces without an endpoint", 
       expect(action).toBeDefined()
       expect(recorded.filter((span) => span.name.startsWith("http.server"))).toEqual([])
       expect(recorded.filter((span) => span.traceId === traceId)).toEqual([])
+    }))
+})
+
+/** A collector that accepts connections and never answers, counting them (open and at most at once). */
+class DeadCollector extends Context.Tag("Test/DeadCollector")<DeadCollector, {
+  readonly url: string
+  readonly seen: () => number
+  readonly mostAtOnce: () => number
+}>() {}
+
+const DeadCollectorLive = Layer.scoped(
+  DeadCollector,
+  Effect.acquireRelease(
+    Effect.async<{ readonly server: Net.Server; readonly sockets: Set<Net.Socket>; readonly stats: { seen: number; most: number } }>(
+      (resume) => {
+        const sockets = new Set<Net.Socket>()
+        const stats = { seen: 0, most: 0 }
+        const server = Net.createServer((socket) => {
+          sockets.add(socket)
+          stats.seen++
+          stats.most = Math.max(stats.most, sockets.size)
+          socket.on("close", () => sockets.delete(socket))
+          socket.on("error", () => {})
+        })
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ server, sockets, stats })))
+      }
+    ),
+    ({ server, sockets }) =>
+      Effect.async<void>((resume) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resume(Effect.void))
+      })
+  ).pipe(Effect.map(({ server, stats }) => ({
+    url: `http://127.0.0.1:${(server.address() as Net.AddressInfo).port}`,
+    seen: () => stats.seen,
+    mostAtOnce: () => stats.most
+  })))
+)
+
+const DeadExport = Layer.unwrapEffect(
+  Effect.map(DeadCollector, (collector) =>
+    Layer.merge(
+      TestServer({
+        SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_BSP_SCHEDULE_DELAY: "10",
+        // small batches, so the calls below fill many of them while the first exports hang
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "5",
+        // longer than the test: every export stays in flight until the server stops
+        OTEL_EXPORTER_OTLP_TIMEOUT: "120000"
+      }),
+      SandboxLive(11)
+    ))
+).pipe(Layer.provideMerge(DeadCollectorLive))
+
+layer(DeadExport, { excludeTestServices: true })("traces with a collector that never answers", (it) => {
+  it.effect("calls are answered, at most two exports are in flight, and the server still stops", () =>
+    Effect.gen(function*() {
+      const collector = yield* DeadCollector
+      const sandbox = yield* SandboxProviders
+      const project = yield* freshProject
+      const account = yield* project.client.accounts.create_account({ payload: sandboxGreenhouseAccount(sandbox) })
+      yield* Effect.promise(() => waitFor(() => collector.seen() > 0, "an export to reach the dead collector"))
+      for (let i = 0; i < 10; i++) {
+        expect((yield* tracedUnifiedCall(project.key, account.id)).status).toBe(200)
+      }
+      expect(collector.mostAtOnce()).toBeGreaterThan(0)
+      expect(collector.mostAtOnce()).toBeLessThanOrEqual(2)
+      // the layer's end stops the server: its flush gives up after 3 s rather than waiting
     }))
 })
