@@ -1,6 +1,7 @@
 import { Config, Effect, LogLevel, Option, Redacted } from "effect"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
+import { tracingConfig } from "./Tracing/TracingConfig.js"
 
 /** An integer setting within bounds, with its default. */
 const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
@@ -129,9 +130,12 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       /** Deliveries claimed and sent at once per process. */
       concurrency: yield* boundedInteger("SWITCHYARD_WEBHOOK_CONCURRENCY", 1, 100, 8)
     }
+    /** OTLP trace export, from the standard OTEL_* variables; none when tracing is off. */
+    const tracing = yield* tracingConfig
     return {
       webhooks,
       metrics,
+      tracing,
       port,
       host,
       publicUrl,

@@ -1,4 +1,4 @@
-import { Layer, Logger, type LogLevel } from "effect"
+import { Context, FiberRef, FiberRefs, HashMap, Layer, Logger, type LogLevel, Option, Tracer } from "effect"
 
 export type LogFormat = "logfmt" | "json" | "pretty"
 
@@ -9,8 +9,26 @@ const loggers: Record<LogFormat, Logger.Logger<unknown, unknown>> = {
 }
 
 /**
+ * Adds the current span's `trace_id` and `span_id` to an entry logged inside one, so a log
+ * line leads to its trace. Only when traces are exported: otherwise the ids lead nowhere.
+ */
+export const withTraceIds = <O>(logger: Logger.Logger<unknown, O>): Logger.Logger<unknown, O> =>
+  Logger.mapInputOptions(logger, (options) => {
+    const context = FiberRefs.getOrDefault(options.context, FiberRef.currentContext)
+    const span = Context.getOption(context, Tracer.ParentSpan)
+    if (Option.isNone(span)) return options
+    return {
+      ...options,
+      annotations: HashMap.set(HashMap.set(options.annotations, "trace_id", span.value.traceId), "span_id", span.value.spanId)
+    }
+  })
+
+/**
  * The server's logger: one structured line per entry (the pretty logger's several colored
  * lines cost more than a request), and entries below `level` never formatted at all.
  */
-export const loggingLayer = (format: LogFormat, level: LogLevel.LogLevel) =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, loggers[format]), Logger.minimumLogLevel(level))
+export const loggingLayer = (format: LogFormat, level: LogLevel.LogLevel, options: { readonly traceIds?: boolean } = {}) =>
+  Layer.merge(
+    Logger.replace(Logger.defaultLogger, options.traceIds === true ? withTraceIds(loggers[format]) : loggers[format]),
+    Logger.minimumLogLevel(level)
+  )

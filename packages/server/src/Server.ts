@@ -15,6 +15,7 @@ import { observeRequests } from "./Metrics/RequestObserver.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
+import { requestSpansWhen, TracingLive } from "./Tracing/Tracing.js"
 import { WebhookWorkerLive } from "./Webhooks/WebhookSender.js"
 
 const BootstrapLive = Layer.effectDiscard(bootstrap).pipe(
@@ -50,14 +51,18 @@ const HttpServerLive = Layer.unwrapEffect(
  * reported as such, even when the database is not reachable either. `observeRequests` gives
  * each request its metrics and its one log line.
  */
-export const ServerLive = HttpApiBuilder.serve(observeRequests).pipe(
-  // No trace exporter is configured, so the span the platform builds for every request (the
-  // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
-  // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
+export const ServerLive = Layer.unwrapEffect(Effect.map(SwitchyardConfig, ({ tracing }) =>
+  // a request span of our own only when traces are exported (Tracing/Tracing.ts), around the
+  // request's metrics and log line so the line carries its trace id
+  HttpApiBuilder.serve((app) => requestSpansWhen(tracing)(observeRequests(app))))).pipe(
+  // The platform's own request span stays off: it records the full URL (query included) and
+  // most headers, and without an exporter it went nowhere at 5-10% of a unified call's CPU.
   (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive), Layer.provideMerge(MetricsLive))),
   Layer.provide(SqlLive),
   Layer.provide(CredentialCipher.Default),
   Layer.provide(OutboundHttp.Default),
+  // the tracer first, so every span (SQL, background jobs) goes to the exporter
+  Layer.provide(TracingLive),
   Layer.provide(SwitchyardConfig.Default)
 )

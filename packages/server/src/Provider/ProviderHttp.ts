@@ -25,7 +25,7 @@ export interface TransportOptions {
   readonly accountId: string
   /** The provider as errors name it (the connector key), e.g. "greenhouse". */
   readonly provider?: string | undefined
-  /** The connector action this call is part of (a metric label), e.g. "ats_list_applications". */
+  /** The connector action this call is part of (its span and metrics name it), e.g. "ats_list_applications". */
   readonly action?: string | undefined
   /** Requests per second the provider tolerates per account (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
@@ -43,7 +43,7 @@ const MAX_WAITING_PER_ACCOUNT = 256
 const isSuccess = (status: number) => status >= 200 && status < 300
 
 /**
- * What a provider call's span says: method, host and port, provider and account. Never the
+ * What a provider call's span says: method, host and port, connector, action and account. Never the
  * path, query or headers: connectors put credentials in all three.
  */
 const callAttributes = (request: ProviderRequest, options: TransportOptions): Record<string, unknown> => {
@@ -53,6 +53,8 @@ const callAttributes = (request: ProviderRequest, options: TransportOptions): Re
     "server.address": url?.hostname ?? "(invalid URL)",
     ...(url === undefined || url.port === "" ? {} : { "server.port": Number(url.port) }),
     "switchyard.provider": options.provider ?? "(unknown)",
+    "switchyard.connector.key": options.provider ?? "(unknown)",
+    ...(options.action === undefined ? {} : { "switchyard.action.id": options.action }),
     "switchyard.account.id": options.accountId
   }
 }

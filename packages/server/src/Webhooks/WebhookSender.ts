@@ -147,17 +147,34 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
 
     // Stopping mid-attempt gives the lease back, so the next process need not wait it out; the
     // receiver may have had the request already, which its dedup on webhook-id absorbs.
+    // Its span names the delivery, endpoint, event type, attempt and outcome: never the URL
+    // (receivers put tokens in it), the body, the signature or the receiver's error text.
     const deliver = (claimed: ClaimedDelivery) =>
       Effect.flatMap(
         attempt(claimed),
         (outcome) => {
-          recordWebhookAttempt(
-            outcome._tag === "Delivered" ? "delivered" : Option.isSome(outcome.retryInSeconds) ? "retrying" : "failed"
+          const result = outcome._tag === "Delivered" ? "delivered" : Option.isSome(outcome.retryInSeconds) ? "retrying" : "failed"
+          recordWebhookAttempt(result)
+          return Effect.zipRight(
+            Effect.annotateCurrentSpan({
+              "switchyard.webhook.outcome": result,
+              ...(outcome.statusCode === null ? {} : { "http.response.status_code": outcome.statusCode })
+            }),
+            repo.recordAttempt(claimed, holder, outcome, settings.disableAfterSeconds)
           )
-          return repo.recordAttempt(claimed, holder, outcome, settings.disableAfterSeconds)
         }
       ).pipe(
         Effect.onInterrupt(() => repo.release(claimed.id, holder)),
+        Effect.withSpan("WebhookSender.deliver", {
+          kind: "producer",
+          captureStackTrace: false,
+          attributes: {
+            "switchyard.webhook.delivery.id": claimed.id,
+            "switchyard.webhook.endpoint.id": claimed.endpoint_id,
+            "switchyard.webhook.event.type": claimed.event_type,
+            "switchyard.webhook.attempt": claimed.attempts + 1
+          }
+        }),
         Effect.annotateLogs({ "webhook.delivery": claimed.id, "webhook.endpoint": claimed.endpoint_id })
       )
 

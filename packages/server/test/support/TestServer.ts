@@ -1,5 +1,5 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
@@ -14,6 +14,7 @@ import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
 import { OutboundHttp } from "../../src/Provider/OutboundHttp.js"
 import { AppLive } from "../../src/Server.js"
 import { SqlLive } from "../../src/Sql.js"
+import { requestSpansWhen, TracingLive } from "../../src/Tracing/Tracing.js"
 
 /** The Full Access key of the bootstrapped default project in every test server. */
 export const BOOTSTRAP_KEY = "swy_test_bootstrap_key_0123456789abcdef"
@@ -82,10 +83,13 @@ export const NodeServerTest = HttpServer.layerTestClient.pipe(
  * context targets it, so `HttpApiClient.make(Api)` needs no base URL.
  */
 export const TestServer = (overrides: Record<string, string> = {}) =>
-  HttpApiBuilder.serve().pipe(
+  // traced as `ServerLive` is: request spans and an exporter only when OTEL_* configure one
+  Layer.unwrapEffect(Effect.map(SwitchyardConfig, ({ tracing }) => HttpApiBuilder.serve(requestSpansWhen(tracing)))).pipe(
+    (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
     Layer.provide(AppLive),
     Layer.merge(ServicesLive),
     Layer.provideMerge(OutboundHttp.Default),
     Layer.provideMerge(NodeServerTest),
+    Layer.provide(TracingLive),
     Layer.provideMerge(TestDatabase(overrides))
   )
