@@ -1,4 +1,4 @@
-import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, LogLevel, Option, Redacted } from "effect"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 
@@ -57,6 +57,37 @@ const webhookAttemptBounds = Config.all({
   })
 )
 
+/**
+ * Where provider rate limits live: given by SWITCHYARD_RATE_LIMIT_STORE, else Redis when
+ * REDIS_URL is set, else PostgreSQL when DATABASE_URL is set (a fleet shares it), else memory
+ * (the embedded database is single-process, so the process's own limits are the whole truth).
+ */
+const rateLimitsConfig = Effect.gen(function*() {
+  const redisUrl = yield* Config.option(Config.redacted("REDIS_URL")).pipe(
+    Config.map(Option.filter((url) => Redacted.value(url).length > 0))
+  )
+  const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
+  const fallback = Option.isSome(redisUrl) ? "redis" : Option.isSome(databaseUrl) ? "postgres" : "memory"
+  const store = yield* Config.literal("memory", "postgres", "redis")("SWITCHYARD_RATE_LIMIT_STORE").pipe(
+    Config.withDefault(fallback),
+    Config.validate({
+      message: "is redis, but REDIS_URL is not set (set REDIS_URL=redis://host:6379, or choose memory or postgres)",
+      validation: (store) => store !== "redis" || Option.isSome(redisUrl)
+    })
+  )
+  if (Option.isSome(redisUrl) && !/^rediss?:\/\//.test(Redacted.value(redisUrl.value))) {
+    return yield* Effect.fail(ConfigError.InvalidData(["REDIS_URL"], "must be a redis:// or rediss:// URL"))
+  }
+  return {
+    store,
+    redisUrl,
+    /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+    keyPrefix: yield* Config.string("SWITCHYARD_REDIS_KEY_PREFIX").pipe(Config.withDefault("switchyard:rate:")),
+    /** Longest a reservation waits for Redis; then the call answers 502 rather than hang. */
+    redisTimeoutMs: yield* boundedInteger("SWITCHYARD_REDIS_TIMEOUT_MS", 10, 60_000, 1_000)
+  } as const
+})
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -96,6 +127,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const oauthRefreshSkewSeconds = yield* boundedInteger("SWITCHYARD_OAUTH_REFRESH_SKEW_SECONDS", 0, 86_400, 300)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
+    const rateLimits = yield* rateLimitsConfig
     const webhooks = {
       /** Delays after each failed attempt; once used up the delivery has failed. */
       retrySeconds: yield* webhookRetrySeconds,
@@ -130,6 +162,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerDeadlineMs,
       providerMaxAttempts,
       providerMaxQueueWaitMs,
+      rateLimits,
       instanceHeartbeatSeconds,
       maxDownloadBytes,
       oauthRefreshSkewSeconds

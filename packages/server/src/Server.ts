@@ -12,6 +12,7 @@ import { HttpApiLive, HttpExtrasLive } from "./Http.js"
 import { NodeServerLive } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
+import { RateLimitStore } from "./Provider/RateLimitStore.js"
 import { SqlLive } from "./Sql.js"
 import { WebhookWorkerLive } from "./Webhooks/WebhookSender.js"
 
@@ -34,7 +35,8 @@ export const AppLive = SchedulerLive.pipe(
       Layer.merge(BootstrapLive),
       Layer.merge(BuiltinConnectorsLive)
     )
-  )
+  ),
+  Layer.provideMerge(RateLimitStore.Default)
 )
 
 const HttpServerLive = Layer.unwrapEffect(

@@ -19,6 +19,19 @@ export interface Admission {
   readonly waitMs: number
 }
 
+/** A rate limit as GCRA holds it: the interval between slots and the calls that may go at once. */
+export interface Rate {
+  readonly spacingMs: number
+  readonly burst: number
+}
+
+/** The GCRA parameters of `perSecond` requests per second; undefined when there is no limit. */
+export const rateOf = (perSecond: number | undefined): Rate | undefined =>
+  perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
+    // a second's worth of calls may go at once, as the provider's per-second limit allows
+    ? { spacingMs: 1000 / perSecond, burst: Math.max(1, Math.floor(perSecond)) }
+    : undefined
+
 export class ProviderSlots {
   /** When the reserved bucket is empty again (ms since the epoch): GCRA's theoretical arrival time. */
   private emptyAt = 0
@@ -33,10 +46,9 @@ export class ProviderSlots {
     private readonly maxWaitMs: number,
     private readonly maxWaiting: number
   ) {
-    const limited = perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
-    this.spacingMs = limited ? 1000 / perSecond : 0
-    // a second's worth of calls may go at once, as the provider's per-second limit allows
-    this.burst = limited ? Math.max(1, Math.floor(perSecond)) : 1
+    const rate = rateOf(perSecond)
+    this.spacingMs = rate?.spacingMs ?? 0
+    this.burst = rate?.burst ?? 1
   }
 
   /**
