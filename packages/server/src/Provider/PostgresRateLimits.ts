@@ -14,10 +14,10 @@ const IDLE_MS = 60_000
 export const makePostgresRateLimits = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  const reserve: SharedRateLimits["reserve"] = (key, { burst, spacingMs }, maxWaitMs) => {
+  const reserve: SharedRateLimits["reserve"] = (key, { spacingMs }, maxWaitMs) => {
     const now = sql`(excluded.empty_at_ms - ${spacingMs}::float8)`
     const from = sql`greatest(r.empty_at_ms, ${now})`
-    const wait = sql`greatest(0, ${from} - ${(burst - 1) * spacingMs}::float8 - ${now})`
+    const wait = sql`(${from} - ${now})`
     const fits = maxWaitMs === undefined ? sql`true` : sql`(${wait} <= ${maxWaitMs}::float8)`
     return sql<{ admitted: boolean; wait_ms: number }>`
       INSERT INTO provider_rate_limits AS r (key, empty_at_ms, wait_ms, admitted)

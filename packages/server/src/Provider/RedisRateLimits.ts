@@ -12,11 +12,10 @@ const RESERVE = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local spacing = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local maxWait = tonumber(ARGV[3])
+local maxWait = tonumber(ARGV[2])
 local emptyAt = tonumber(redis.call('GET', KEYS[1]) or '0')
 local from = math.max(emptyAt, now)
-local wait = math.max(0, from - (burst - 1) * spacing - now)
+local wait = from - now
 if maxWait >= 0 and wait > maxWait then return {0, tostring(wait)} end
 local nextEmptyAt = from + spacing
 redis.call('SET', KEYS[1], tostring(nextEmptyAt), 'PX', math.ceil(nextEmptyAt - now) + 1000)
@@ -100,9 +99,9 @@ export const makeRedisRateLimits = (options: {
           : Promise.reject(error)
       ) as Promise<[number, string]>
 
-    const reserve: SharedRateLimits["reserve"] = (key, { burst, spacingMs }, maxWaitMs) =>
+    const reserve: SharedRateLimits["reserve"] = (key, { spacingMs }, maxWaitMs) =>
       Effect.tryPromise({
-        try: () => evaluate(`${options.keyPrefix}${key}`, [String(spacingMs), String(burst), String(maxWaitMs ?? -1)]),
+        try: () => evaluate(`${options.keyPrefix}${key}`, [String(spacingMs), String(maxWaitMs ?? -1)]),
         catch: (error) => new RateLimitStoreUnavailable({ message: `Redis at ${target} failed: ${messageOf(error, url)}` })
       }).pipe(
         Effect.timeoutFail({

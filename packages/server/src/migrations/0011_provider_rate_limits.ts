@@ -4,8 +4,8 @@ import { Effect } from "effect"
 /**
  * Provider rate limits shared by every process (the `postgres` rate-limit store): per account
  * and limit, when its GCRA bucket is empty again, in milliseconds of the database clock.
- * UNLOGGED: the rows are a few seconds of state; a crash that empties the table only lets
- * each account start again with a fresh burst, and skipping the WAL halves a reservation's cost.
+ * UNLOGGED: the rows are a few seconds of state, written on every provider call; a crash that
+ * empties the table only lets each account's next call go at once, so no WAL is worth writing.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
