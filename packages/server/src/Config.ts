@@ -68,12 +68,13 @@ const rateLimitsConfig = Effect.gen(function*() {
   )
   const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
   const fallback = Option.isSome(redisUrl) ? "redis" : Option.isSome(databaseUrl) ? "postgres" : "memory"
+  // validated before the default: the message then names the setting (the default is always valid)
   const store = yield* Config.literal("memory", "postgres", "redis")("SWITCHYARD_RATE_LIMIT_STORE").pipe(
-    Config.withDefault(fallback),
     Config.validate({
       message: "is redis, but REDIS_URL is not set (set REDIS_URL=redis://host:6379, or choose memory or postgres)",
       validation: (store) => store !== "redis" || Option.isSome(redisUrl)
-    })
+    }),
+    Config.withDefault(fallback)
   )
   if (Option.isSome(redisUrl) && !/^rediss?:\/\//.test(Redacted.value(redisUrl.value))) {
     return yield* Effect.fail(ConfigError.InvalidData(["REDIS_URL"], "must be a redis:// or rediss:// URL"))

@@ -19,8 +19,8 @@ import { freshDatabaseUrl } from "./support/TestServer.js"
  * and a delay only moves arrivals later. (Counting arrivals per sliding second would not be:
  * a process stalled by a busy machine sends the calls whose slots passed meanwhile together,
  * which on this 2-core machine put up to 18 arrivals into one second while the run averaged 9
- * a second. The
- * same run with SWITCHYARD_RATE_LIMIT_STORE=memory, each process limiting on its own, fails it.)
+ * a second. The same run with SWITCHYARD_RATE_LIMIT_STORE=memory, each process limiting on its
+ * own, fails it.)
  */
 
 const KEY = "swy_test_fleet_key_0123456789abcdef"

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Exit, Redacted } from "effect"
+import { Effect, Either, Exit, Layer, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import * as Crypto from "node:crypto"
 import { makePostgresRateLimits } from "../src/Provider/PostgresRateLimits.js"
@@ -8,7 +8,8 @@ import { rateOf } from "../src/Provider/ProviderSlots.js"
 import { makeRedisRateLimits } from "../src/Provider/RedisRateLimits.js"
 import type { SharedRateLimits } from "../src/Provider/SharedRateLimits.js"
 import { exited, freePort, waitFor } from "./support/ServerProcess.js"
-import { TestDatabase } from "./support/TestServer.js"
+import { SwitchyardConfig } from "../src/Config.js"
+import { TestDatabase, testConfig } from "./support/TestServer.js"
 
 /*
  * The shared stores admit as the in-process reservation does (ProviderRateLimit.test.ts): one
@@ -151,4 +152,34 @@ describe.skipIf(REDIS_URL === undefined)("redis rate limit store (REDIS_URL)", (
         )
       )
     }), { timeout: 300_000 })
+})
+
+describe("rate limit store configuration", () => {
+  const storeOf = (environment: Record<string, string>) =>
+    Effect.map(SwitchyardConfig, (config) => config.rateLimits.store).pipe(
+      Effect.provide(SwitchyardConfig.Default.pipe(Layer.provide(Layer.setConfigProvider(testConfig(undefined, environment))))),
+      Effect.either
+    )
+
+  it.effect("memory on the embedded database, postgres with DATABASE_URL, redis with REDIS_URL; the setting overrides", () =>
+    Effect.gen(function*() {
+      expect(yield* storeOf({})).toEqual(Either.right("memory"))
+      expect(yield* storeOf({ DATABASE_URL: "postgres://db/x" })).toEqual(Either.right("postgres"))
+      expect(yield* storeOf({ DATABASE_URL: "postgres://db/x", REDIS_URL: "redis://cache:6379" })).toEqual(Either.right("redis"))
+      expect(yield* storeOf({ DATABASE_URL: "postgres://db/x", SWITCHYARD_RATE_LIMIT_STORE: "memory" })).toEqual(Either.right("memory"))
+    }))
+
+  it.effect("redis without REDIS_URL, an unknown store or a URL of another scheme is a clear error", () =>
+    Effect.gen(function*() {
+      const message = (either: Either.Either<unknown, unknown>) => (Either.isLeft(either) ? String(either.left) : "")
+      expect(message(yield* storeOf({ SWITCHYARD_RATE_LIMIT_STORE: "redis" }))).toContain(
+        "SWITCHYARD_RATE_LIMIT_STORE"
+      )
+      expect(message(yield* storeOf({ SWITCHYARD_RATE_LIMIT_STORE: "redis" }))).toContain("REDIS_URL is not set")
+      expect(message(yield* storeOf({ SWITCHYARD_RATE_LIMIT_STORE: "disk" }))).toContain("SWITCHYARD_RATE_LIMIT_STORE")
+      const scheme = message(yield* storeOf({ REDIS_URL: "http://user:pw-secret@cache:6379" }))
+      expect(scheme).toContain("REDIS_URL")
+      expect(scheme).toContain("must be a redis:// or rediss:// URL")
+      expect(scheme).not.toContain("pw-secret")
+    }))
 })
