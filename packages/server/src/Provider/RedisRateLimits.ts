@@ -69,8 +69,11 @@ export const makeRedisRateLimits = (options: {
       (client) => Effect.sync(() => client.disconnect())
     )
     let down = false
+    /** The connection's own failure (refused, unknown host), more telling than a command's "Connection is closed". */
+    let lastError: unknown
     // an outage is logged once when it starts and once when it ends; each failed call still answers
     client.on("error", (error) => {
+      lastError = error
       if (down) return
       down = true
       Runtime.runFork(runtime)(Effect.logWarning(`Redis at ${target} failed: ${messageOf(error, url)}`))
@@ -86,7 +89,7 @@ export const makeRedisRateLimits = (options: {
         onTimeout: () => `no answer within ${Math.max(options.timeoutMs, 5_000)} ms`
       }),
       Effect.mapError((error) =>
-        `REDIS_URL: cannot reach Redis at ${target} (${typeof error === "string" ? error : messageOf(error.error, url)})`
+        `REDIS_URL: cannot reach Redis at ${target} (${typeof error === "string" ? error : messageOf(lastError ?? error.error, url)})`
       ),
       Effect.tapError(() => Effect.sync(() => client.disconnect())),
       Effect.orDieWith((message) => new Error(message))
