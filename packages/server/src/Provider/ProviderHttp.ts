@@ -143,20 +143,21 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       )
     }
 
-    /** The rate-limit store failed: the call is not sent, as its provider's limit could not be kept. */
+    /**
+     * The rate-limit store failed: the call is not sent, as its provider's limit could not be
+     * kept. Not logged per call (an outage would flood the log): the Redis client logs when an
+     * outage starts and ends, and the answer (502) says why.
+     */
     const storeUnavailable = (failure: RateLimitStoreUnavailable, url: string) =>
-      Effect.zipRight(
-        Effect.logWarning(`provider rate limit store unavailable: ${failure.message}`),
-        Effect.sync(() => {
-          const error = new ProviderTransportError({
-            reason: "unavailable",
-            message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
-            url
-          })
-          undelivered.add(error)
-          return error
+      Effect.sync(() => {
+        const error = new ProviderTransportError({
+          reason: "unavailable",
+          message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
+          url
         })
-      )
+        undelivered.add(error)
+        return error
+      })
 
     const vet = (url: string, foreign: boolean) =>
       Effect.suspend(() => verdicts.get(new VerdictKey(url, foreign))).pipe(
