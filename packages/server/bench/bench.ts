@@ -8,7 +8,8 @@
  * loads each at 1 and 50 connections; within each Switchyard run the provider and the
  * hand-written proxy are measured again right before the Switchyard rows they are compared with.
  * Prints one table (req/s, p50, p99, and each row against the hand-written proxy), Switchyard's
- * RSS, and the goals of issue 13 as met or MISSED.
+ * RSS, the goals of issue 13 as met or MISSED, and the cost of a rate-limit reservation per store
+ * (bench/rateLimitStores.ts: memory, PostgreSQL with DATABASE_URL, Redis with REDIS_URL).
  *
  * Environment: BENCH_DURATION (seconds per row, default 8), BENCH_SOAK_REQUESTS (unified list
  * requests before the last RSS reading, default 100000), DATABASE_URL (a PostgreSQL server on
@@ -223,6 +224,11 @@ const main = async () => {
     provider.apiKey
   ], { cwd: serverDir, env: process.env }))) as MappingRates
   await stopAll()
+  // in its own process too, once the servers are gone (it measures CPU-bound admission)
+  const rateLimitCost = await completed(spawnChild("rate-limit stores", process.execPath, [...SOURCE_FLAGS, "bench/rateLimitStores.ts"], {
+    cwd: serverDir,
+    env: process.env
+  }))
 
   log("")
   log(`Results (autocannon ${DURATION} s per row after ${WARMUP_SECONDS} s warm-up; latency in whole milliseconds, as autocannon records it)`)
@@ -248,6 +254,8 @@ const main = async () => {
   log(`  engine (compiled field plan)  ${Math.round(rates.engine).toLocaleString("en-US").padStart(10)} records/s`)
   log(`  hand-written JavaScript       ${Math.round(rates.handWritten).toLocaleString("en-US").padStart(10)} records/s`)
   log(`  engine ÷ hand-written         ${(rates.engine / rates.handWritten).toFixed(2)}×`)
+  log("")
+  log(rateLimitCost.trimEnd())
 }
 
 main().then(

@@ -1,4 +1,4 @@
-import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, LogLevel, Option, Redacted } from "effect"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 import { tracingConfig } from "./Tracing/TracingConfig.js"
@@ -77,6 +77,38 @@ const metricsConfig = (port: number, host: string) =>
     host: Config.string("METRICS_HOST").pipe(Config.withDefault(host))
   })
 
+/**
+ * Where provider rate limits live: given by SWITCHYARD_RATE_LIMIT_STORE, else Redis when
+ * REDIS_URL is set, else PostgreSQL when DATABASE_URL is set (a fleet shares it), else memory
+ * (the embedded database is single-process, so the process's own limits are the whole truth).
+ */
+const rateLimitsConfig = Effect.gen(function*() {
+  const redisUrl = yield* Config.option(Config.redacted("REDIS_URL")).pipe(
+    Config.map(Option.filter((url) => Redacted.value(url).length > 0))
+  )
+  const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
+  const fallback = Option.isSome(redisUrl) ? "redis" : Option.isSome(databaseUrl) ? "postgres" : "memory"
+  // validated before the default: the message then names the setting (the default is always valid)
+  const store = yield* Config.literal("memory", "postgres", "redis")("SWITCHYARD_RATE_LIMIT_STORE").pipe(
+    Config.validate({
+      message: "is redis, but REDIS_URL is not set (set REDIS_URL=redis://host:6379, or choose memory or postgres)",
+      validation: (store) => store !== "redis" || Option.isSome(redisUrl)
+    }),
+    Config.withDefault(fallback)
+  )
+  if (Option.isSome(redisUrl) && !/^rediss?:\/\//.test(Redacted.value(redisUrl.value))) {
+    return yield* Effect.fail(ConfigError.InvalidData(["REDIS_URL"], "must be a redis:// or rediss:// URL"))
+  }
+  return {
+    store,
+    redisUrl,
+    /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+    keyPrefix: yield* Config.string("SWITCHYARD_REDIS_KEY_PREFIX").pipe(Config.withDefault("switchyard:rate:")),
+    /** Longest a reservation waits for Redis; then the call answers 502 rather than hang. */
+    redisTimeoutMs: yield* boundedInteger("SWITCHYARD_REDIS_TIMEOUT_MS", 10, 60_000, 1_000)
+  } as const
+})
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -117,6 +149,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
     const metrics = yield* metricsConfig(port, host)
+    const rateLimits = yield* rateLimitsConfig
     const webhooks = {
       /** Delays after each failed attempt; once used up the delivery has failed. */
       retrySeconds: yield* webhookRetrySeconds,
@@ -155,6 +188,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerDeadlineMs,
       providerMaxAttempts,
       providerMaxQueueWaitMs,
+      rateLimits,
       instanceHeartbeatSeconds,
       maxDownloadBytes,
       oauthRefreshSkewSeconds

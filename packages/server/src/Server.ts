@@ -14,6 +14,7 @@ import { MetricsLive } from "./Metrics/MetricsHttp.js"
 import { observeRequests } from "./Metrics/RequestObserver.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
+import { RateLimitStore } from "./Provider/RateLimitStore.js"
 import { SqlLive } from "./Sql.js"
 import { requestSpansWhen, TracingLive } from "./Tracing/Tracing.js"
 import { WebhookWorkerLive } from "./Webhooks/WebhookSender.js"
@@ -37,7 +38,8 @@ export const AppLive = SchedulerLive.pipe(
       Layer.merge(BootstrapLive),
       Layer.merge(BuiltinConnectorsLive)
     )
-  )
+  ),
+  Layer.provideMerge(RateLimitStore.Default)
 )
 
 const HttpServerLive = Layer.unwrapEffect(

@@ -7,12 +7,14 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Clock, Duration, Effect, Either, Ref, Stream } from "effect"
+import { Chunk, Clock, Duration, Effect, Either, Option, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { contentLengthOf, neverConnected, OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
 import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
-import type { Admission, Refusal } from "./ProviderSlots.js"
+import { type Admission, rateOf, type Refusal } from "./ProviderSlots.js"
+import { RateLimitStore } from "./RateLimitStore.js"
+import type { RateLimitStoreUnavailable } from "./SharedRateLimits.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
 import { answerOutcome, metricsEnabled, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
@@ -41,6 +43,11 @@ const MAX_CONCURRENT_PER_ACCOUNT = 8
 const MAX_WAITING_PER_ACCOUNT = 256
 
 const isSuccess = (status: number) => status >= 200 && status < 300
+
+/** The wait an admitted attempt has for its rate slot: the one place it is known (a metric of rate-limit waits goes here). */
+const waitForRateSlot = (waitMs: number) =>
+  // a zero sleep is still a timer (a millisecond or more on Node): an open slot goes at once
+  waitMs > 0 ? Effect.sleep(Duration.millis(waitMs)) : Effect.void
 
 /**
  * What a provider call's span says: method, host and port, connector, action and account. Never the
@@ -87,6 +94,8 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
   scoped: Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const outbound = yield* OutboundHttp
+    // without the store (units that build this service alone) limits are held in memory
+    const shared = Option.getOrUndefined(yield* Effect.serviceOption(RateLimitStore))?.shared
     const limiters = new AccountLimiters({
       maxWaitMs: config.providerMaxQueueWaitMs,
       maxWaiting: MAX_WAITING_PER_ACCOUNT,
@@ -113,6 +122,47 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         retryAfter
       })
     }
+
+    /**
+     * Admission with a shared store: this process's bound on waiting calls first (as in
+     * memory), then the account's slot from the store. `bounded: false` is a retry.
+     */
+    const admitShared = (
+      limits: AccountLimits,
+      options: TransportOptions,
+      url: string,
+      now: number,
+      bounded: boolean
+    ): Effect.Effect<Admission | Refusal, ProviderTransportError> => {
+      const local = bounded ? limits.slots.admit(now) : limits.slots.admit(now, false)
+      const rate = rateOf(options.requestsPerSecond)
+      if (shared === undefined || local._tag === "Refused" || rate === undefined) return Effect.succeed(local)
+      return shared.reserve(`${options.accountId}:${options.requestsPerSecond}`, rate, bounded ? config.providerMaxQueueWaitMs : undefined).pipe(
+        Effect.map((reservation): Admission | Refusal => {
+          if (reservation.admitted) return { _tag: "Admitted", waitMs: reservation.waitMs }
+          limits.slots.leave()
+          return { _tag: "Refused", waitMs: reservation.waitMs, why: "rate" }
+        }),
+        Effect.onError(() => Effect.sync(() => limits.slots.leave())),
+        Effect.catchTag("RateLimitStoreUnavailable", (failure) => Effect.flatMap(storeUnavailable(failure, url), Effect.fail))
+      )
+    }
+
+    /**
+     * The rate-limit store failed: the call is not sent, as its provider's limit could not be
+     * kept. Not logged per call (an outage would flood the log): the Redis client logs when an
+     * outage starts and ends, and the answer (502) says why.
+     */
+    const storeUnavailable = (failure: RateLimitStoreUnavailable, url: string) =>
+      Effect.sync(() => {
+        const error = new ProviderTransportError({
+          reason: "unavailable",
+          message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
+          url
+        })
+        undelivered.add(error)
+        return error
+      })
 
     const vet = (url: string, foreign: boolean) =>
       Effect.suspend(() => verdicts.get(new VerdictKey(url, foreign))).pipe(
@@ -321,9 +371,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         Clock.currentTimeMillis,
         (now) => Duration.millis(Math.max(1, Math.min(Duration.toMillis(policy.requestTimeout), deadline - now)))
       )
-      // a zero sleep is still a timer (a millisecond or more on Node): an open slot goes at once
-      const untilSlot = admission.waitMs > 0 ? Effect.sleep(Duration.millis(admission.waitMs)) : Effect.void
-      return untilSlot.pipe(
+      return waitForRateSlot(admission.waitMs).pipe(
         Effect.zipRight(permits.withPermits(1)(Effect.zipRight(
           leave,
           Effect.flatMap(timeout, (timeout) =>
@@ -361,7 +409,9 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             Ref.update(recorder.calls, (calls) => [...calls, { request, response, durationMs: now - started }]))
 
         // only a new call may be refused: a retry of an admitted one takes its turn
-        const first = limits.slots.admit(started)
+        const first = shared === undefined
+          ? limits.slots.admit(started)
+          : yield* admitShared(limits, options, redactedUrl, started, true)
         if (first._tag === "Refused") {
           recordRateLimitRefusal(options.provider, first.why)
           recordProviderCall(options.provider, options.action, "rate_limited", 0, 0)
@@ -369,10 +419,18 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         }
         let attempts = 0
         const once = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const admission = attempts === 0 ? first : limits.slots.admit(now, false)
-          attempts++
-          recordRateLimitWait(options.provider, admission.waitMs)
-          return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
+          if (attempts === 0 || shared === undefined) {
+            const admission = attempts === 0 ? first : limits.slots.admit(now, false)
+            attempts++
+            recordRateLimitWait(options.provider, admission.waitMs)
+            return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
+          }
+          return Effect.flatMap(admitShared(limits, options, redactedUrl, now, false), (admission) => {
+            attempts++
+            recordRateLimitWait(options.provider, admission.waitMs)
+            // unbounded: neither this process's slots nor the store refuse a retry
+            return admittedAttempt(request, limits, admission as Admission, policy, deadline, redactedUrl, provider, attempts)
+          })
         })
         const measured = (outcome: string) =>
           metricsEnabled()
@@ -423,7 +481,8 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
       Effect.zipRight(
         vet(request.url, request.foreign === true),
-        limiters.use(options.accountId, options.requestsPerSecond, (limits) => sendWithin(limits, request, options, recorder))
+        // with a shared store, the process's slots only bound the calls waiting here
+        limiters.use(options.accountId, shared === undefined ? options.requestsPerSecond : undefined, (limits) => sendWithin(limits, request, options, recorder))
       ).pipe(
         Effect.withSpan("ProviderHttp.call", {
           kind: "client",

@@ -19,13 +19,26 @@ export interface Admission {
   readonly waitMs: number
 }
 
+/**
+ * A rate limit as reservations hold it: one slot every `spacingMs`. No burst: a second's
+ * worth of calls at once followed by the steady rate would let a provider see nearly twice
+ * its limit within one second, which a provider counting per second answers with 429s (or
+ * worse). Evenly spaced slots put at most `perSecond` calls in any second.
+ */
+export interface Rate {
+  readonly spacingMs: number
+}
+
+/** The spacing of `perSecond` requests per second; undefined when there is no limit. */
+export const rateOf = (perSecond: number | undefined): Rate | undefined =>
+  perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond) ? { spacingMs: 1000 / perSecond } : undefined
+
 export class ProviderSlots {
-  /** When the reserved bucket is empty again (ms since the epoch): GCRA's theoretical arrival time. */
+  /** When the reserved bucket is empty again (ms since the epoch): the next free slot (GCRA's theoretical arrival time). */
   private emptyAt = 0
   /** Calls admitted and not yet holding a connection permit. */
   private waiting = 0
   private readonly spacingMs: number
-  private readonly burst: number
 
   constructor(
     /** Requests per second the provider tolerates; undefined for no rate limit. */
@@ -33,10 +46,8 @@ export class ProviderSlots {
     private readonly maxWaitMs: number,
     private readonly maxWaiting: number
   ) {
-    const limited = perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
-    this.spacingMs = limited ? 1000 / perSecond : 0
-    // a second's worth of calls may go at once, as the provider's per-second limit allows
-    this.burst = limited ? Math.max(1, Math.floor(perSecond)) : 1
+    const rate = rateOf(perSecond)
+    this.spacingMs = rate?.spacingMs ?? 0
   }
 
   /**
@@ -48,11 +59,10 @@ export class ProviderSlots {
   admit(now: number, bounded: false): Admission
   admit(now: number, bounded = true): Admission | Refusal {
     if (bounded && this.waiting >= this.maxWaiting) return { _tag: "Refused", waitMs: 1000, why: "queue" }
-    const emptyAt = Math.max(this.emptyAt, now)
-    const start = Math.max(now, emptyAt - (this.burst - 1) * this.spacingMs)
+    const start = Math.max(this.emptyAt, now)
     const waitMs = start - now
     if (bounded && waitMs > this.maxWaitMs) return { _tag: "Refused", waitMs, why: "rate" }
-    this.emptyAt = emptyAt + this.spacingMs
+    this.emptyAt = start + this.spacingMs
     this.waiting++
     return { _tag: "Admitted", waitMs }
   }

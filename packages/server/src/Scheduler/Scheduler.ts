@@ -1,9 +1,10 @@
-import { Cause, Duration, Effect, Layer, Schedule } from "effect"
+import { Cause, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { IdempotencyRepo } from "../Actions/IdempotencyRepo.js"
 import { RequestLog } from "../Actions/RequestLog.js"
 import { SwitchyardConfig } from "../Config.js"
 import { JobsRepo } from "./JobsRepo.js"
+import { RateLimitStore } from "../Provider/RateLimitStore.js"
 import { WebhooksRepo } from "../Webhooks/WebhooksRepo.js"
 import { ServerInstance } from "./ServerInstance.js"
 
@@ -36,6 +37,8 @@ export const SchedulerLive = Layer.scopedDiscard(
     const idempotency = yield* IdempotencyRepo
     const instance = yield* ServerInstance
     const webhooks = yield* WebhooksRepo
+    // absent in units that run the scheduler alone: nothing shared to forget then
+    const rateLimits = Option.getOrUndefined(yield* Effect.serviceOption(RateLimitStore))?.shared
 
     const jobs: ReadonlyArray<Job> = [
       {
@@ -68,6 +71,12 @@ export const SchedulerLive = Layer.scopedDiscard(
         every: Duration.hours(1),
         run: requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
       },
+      ...(rateLimits === undefined ? [] : [{
+        name: "forget_idle_rate_limits",
+        scope: "cluster" as const,
+        every: Duration.minutes(10),
+        run: rateLimits.deleteIdle
+      }]),
       {
         name: "webhook_event_retention",
         scope: "cluster",
