@@ -144,6 +144,13 @@ export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", {
   timestamp
 }) {}
 
+/** The server cannot serve now (not ready, or shutting down); another process may. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  statusCode: statusCode(503),
+  message: Schema.String,
+  timestamp
+}) {}
+
 /** Fields that never appear in an error body. */
 const offTheWire = ["_tag", "retryAfter", "allow"] as const
 
@@ -205,6 +212,7 @@ export const InternalServerErrorBody = onTheWire(
 )
 export const NotImplementedBody = onTheWire(NotImplemented, "NotImplemented", 501, "Not Implemented")
 export const BadGatewayBody = onTheWire(BadGateway, "BadGateway", 502, "Bad Gateway")
+export const ServiceUnavailableBody = onTheWire(ServiceUnavailable, "ServiceUnavailable", 503, "Service unavailable")
 
 export type ApiError =
   | BadRequest

@@ -1,4 +1,5 @@
 import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { availableParallelism } from "node:os"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 
@@ -57,6 +58,16 @@ const webhookAttemptBounds = Config.all({
   })
 )
 
+/** Server processes on one port: a count, or `auto` for one per core. */
+const workers = Config.string("SWITCHYARD_WORKERS").pipe(
+  Config.withDefault("1"),
+  Config.validate({
+    message: "must be a whole number from 1 to 256, or auto",
+    validation: (text) => text.trim() === "auto" || (/^\d{1,3}$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 256)
+  }),
+  Config.map((text) => (text.trim() === "auto" ? Math.min(256, availableParallelism()) : Number(text)))
+)
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -96,6 +107,10 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const oauthRefreshSkewSeconds = yield* boundedInteger("SWITCHYARD_OAUTH_REFRESH_SKEW_SECONDS", 0, 86_400, 300)
     /** Hosts, host:ports and CIDRs the server may call although they are private (SSRF guard). */
     const outboundAllowlist = yield* outboundAllowlistConfig
+    /** Server processes (PostgreSQL only; the embedded database is single-process). */
+    const serverWorkers = yield* workers
+    /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
+    const shutdownGraceSeconds = yield* boundedInteger("SWITCHYARD_SHUTDOWN_GRACE_SECONDS", 0, 3600, 30)
     const webhooks = {
       /** Delays after each failed attempt; once used up the delivery has failed. */
       retrySeconds: yield* webhookRetrySeconds,
@@ -132,7 +147,9 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerMaxQueueWaitMs,
       instanceHeartbeatSeconds,
       maxDownloadBytes,
-      oauthRefreshSkewSeconds
+      oauthRefreshSkewSeconds,
+      serverWorkers,
+      shutdownGraceSeconds
     } as const
   })
 }) {}

@@ -1,4 +1,5 @@
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { bootstrap } from "./Bootstrap.js"
@@ -9,7 +10,8 @@ import { CredentialCipher } from "./Crypto/CredentialCipher.js"
 import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
-import { NodeServerLive } from "./NodeServer.js"
+import { closeConnectionsWhenDraining, ServerLifecycle } from "./Fleet/ServerLifecycle.js"
+import { makeNodeServer } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { SqlLive } from "./Sql.js"
@@ -38,7 +40,36 @@ export const AppLive = SchedulerLive.pipe(
 )
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(SwitchyardConfig, (config) => NodeServerLive({ port: config.port, host: config.host }))
+  Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const lifecycle = yield* ServerLifecycle
+    return NodeHttpServer.layer(() => lifecycle.attach(makeNodeServer()), { port: config.port, host: config.host })
+  })
+)
+
+/** The API on PORT/HOST over the configured database (see `ServerLive`). */
+const ServingLive = HttpApiBuilder.serve((app) => HttpMiddleware.logger(closeConnectionsWhenDraining(app))).pipe(
+  // No trace exporter is configured, so the span the platform builds for every request (the
+  // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
+  // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
+  (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
+  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
+  Layer.provide(SqlLive),
+  Layer.provide(CredentialCipher.Default),
+  Layer.provide(OutboundHttp.Default)
+)
+
+/**
+ * Built after the server, so on shutdown it is released first: the process drains (readyz
+ * 503, listener closed, in-flight requests answered) while handlers, jobs and the database
+ * are all still there; then the rest closes (the scheduler flushing its buffers).
+ */
+const DrainOnShutdownLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const lifecycle = yield* ServerLifecycle
+    yield* Effect.addFinalizer(() => lifecycle.drain(config.shutdownGraceSeconds * 1000))
+  })
 )
 
 /**
@@ -47,14 +78,8 @@ const HttpServerLive = Layer.unwrapEffect(
  * The credential key is loaded before the database is opened: a missing or unreadable key is
  * reported as such, even when the database is not reachable either.
  */
-export const ServerLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  // No trace exporter is configured, so the span the platform builds for every request (the
-  // URL parsed, headers redacted, a dozen attributes) would go nowhere: about 5-10% of a
-  // unified call's CPU at 50 connections (bench/profile.ts, A/B on the unified list and get).
-  (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
-  Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive))),
-  Layer.provide(SqlLive),
-  Layer.provide(CredentialCipher.Default),
-  Layer.provide(OutboundHttp.Default),
+export const ServerLive = DrainOnShutdownLive.pipe(
+  Layer.provide(ServingLive),
+  Layer.provide(ServerLifecycle.Default),
   Layer.provide(SwitchyardConfig.Default)
 )
