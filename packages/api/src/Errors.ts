@@ -144,7 +144,10 @@ export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", {
   timestamp
 }) {}
 
-/** The server cannot serve now (not ready, or shutting down); another process may. */
+/**
+ * The server cannot serve now (not ready, or shutting down); another process may. Only the
+ * readiness probe answers it, so it is not one of `ApiError`, which every handler may fail with.
+ */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
   statusCode: statusCode(503),
   message: Schema.String,
@@ -255,4 +258,4 @@ const apiErrorTagRecord: { readonly [Tag in ApiError["_tag"]]: true } = {
 }
 
 /** The tags of the documented errors, for code that must tell them from other failures. */
-export const apiErrorTags: ReadonlySet<string> = new Set(Object.keys(apiErrorTagRecord))
+export const apiErrorTags: ReadonlySet<string> = new Set([...Object.keys(apiErrorTagRecord), "ServiceUnavailable"])

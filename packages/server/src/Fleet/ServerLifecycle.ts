@@ -1,4 +1,4 @@
-import { HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import type { Server } from "node:http"
 import * as Net from "node:net"
@@ -50,9 +50,15 @@ export class ServerLifecycle extends Effect.Service<ServerLifecycle>()("Switchya
   }
 }) {}
 
-/** While draining, every answer (also of a request begun before) asks the client to close its connection. */
+const closeConnection = HttpApp.appendPreResponseHandler((_, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "connection", "close"))
+)
+
+/**
+ * While draining, every answer (also of a request begun before, and an error answer) asks the
+ * client to close its connection: Node then ends it after the answer.
+ */
 export const closeConnectionsWhenDraining = HttpMiddleware.make((app) =>
   Effect.flatMap(ServerLifecycle, (lifecycle) =>
-    Effect.map(app, (response) =>
-      lifecycle.isDraining() ? HttpServerResponse.setHeader(response, "connection", "close") : response))
+    Effect.onExit(app, () => (lifecycle.isDraining() ? closeConnection : Effect.void)))
 )
