@@ -27,7 +27,11 @@ Effect.gen(function*() {
     }
     return yield* Layer.launch(ServerLive)
   })
-  return yield* serve.pipe(Effect.provide(loggingLayer(config.logFormat, config.logLevel)))
+  return yield* serve.pipe(
+    // a worker's lines say which worker wrote them
+    cluster.isWorker ? Effect.annotateLogs("worker", String(cluster.worker?.id)) : (effect) => effect,
+    Effect.provide(loggingLayer(config.logFormat, config.logLevel))
+  )
 }).pipe(
   Effect.provide(SwitchyardConfig.Default),
   // the format is LOG_FORMAT's, not runMain's pretty default

@@ -49,11 +49,9 @@ export const runClusterPrimary = (options: ClusterOptions) =>
       }
       youngDeaths = lived < STABLE_AFTER_MS ? youngDeaths + 1 : 0
       const delay = youngDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (youngDeaths - 2))
-      log(
-        Effect.logWarning(`worker ${worker.id} exited ${how}; a new one starts in ${delay} ms`).pipe(
-          Effect.annotateLogs("pid", pid)
-        )
-      )
+      const message = `worker ${worker.id} exited ${how}; a new one starts in ${delay} ms`
+      // code 0 is a worker stopped on purpose (SIGTERM to it: a rolling restart)
+      log((code === 0 ? Effect.logInfo(message) : Effect.logWarning(message)).pipe(Effect.annotateLogs("pid", pid)))
       const timer = setTimeout(() => {
         restarts.delete(timer)
         if (!stopping) fork()
