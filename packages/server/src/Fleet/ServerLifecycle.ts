@@ -28,7 +28,8 @@ export class ServerLifecycle extends Effect.Service<ServerLifecycle>()("Switchya
         if (listening === undefined || !listening.listening) return Effect.void
         const closed = new Promise<void>((resolve) => Net.Server.prototype.close.call(listening, () => resolve()))
         return Effect.logInfo("draining: no new connections, in-flight requests finish").pipe(
-          Effect.zipRight(Effect.promise(() => closed).pipe(Effect.timeout(graceMs))),
+          // interruptible: a finalizer is not, and the timeout must be able to give up waiting
+          Effect.zipRight(Effect.interruptible(Effect.promise(() => closed)).pipe(Effect.timeout(graceMs))),
           Effect.catchTag("TimeoutException", () =>
             Effect.logWarning(`connections still open after the shutdown grace of ${graceMs} ms are closed`).pipe(
               Effect.zipRight(Effect.sync(() => listening.closeAllConnections())),
@@ -60,5 +61,10 @@ const closeConnection = HttpApp.appendPreResponseHandler((_, response) =>
  */
 export const closeConnectionsWhenDraining = HttpMiddleware.make((app) =>
   Effect.flatMap(ServerLifecycle, (lifecycle) =>
-    Effect.onExit(app, () => (lifecycle.isDraining() ? closeConnection : Effect.void)))
+    app.pipe(
+      Effect.map((response) =>
+        lifecycle.isDraining() ? HttpServerResponse.setHeader(response, "connection", "close") : response
+      ),
+      Effect.tapErrorCause(() => (lifecycle.isDraining() ? closeConnection : Effect.void))
+    ))
 )
