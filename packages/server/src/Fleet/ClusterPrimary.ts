@@ -75,7 +75,8 @@ export const runClusterPrimary = (options: ClusterOptions) =>
             worker.process.kill("SIGTERM")
           })
         )
-        yield* Effect.promise(() => Promise.all(exits)).pipe(
+        // interruptible: this finalizer is not, and the timeout must be able to give up waiting
+        yield* Effect.interruptible(Effect.promise(() => Promise.all(exits))).pipe(
           Effect.timeout(options.shutdownGraceMs + KILL_MARGIN_MS),
           Effect.catchTag("TimeoutException", () =>
             Effect.logWarning("workers still running after the shutdown grace are killed").pipe(
