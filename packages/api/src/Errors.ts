@@ -144,6 +144,16 @@ export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", {
   timestamp
 }) {}
 
+/**
+ * The server cannot serve now (not ready, or shutting down); another process may. Only the
+ * readiness probe answers it, so it is not one of `ApiError`, which every handler may fail with.
+ */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  statusCode: statusCode(503),
+  message: Schema.String,
+  timestamp
+}) {}
+
 /** Fields that never appear in an error body. */
 const offTheWire = ["_tag", "retryAfter", "allow"] as const
 
@@ -205,6 +215,7 @@ export const InternalServerErrorBody = onTheWire(
 )
 export const NotImplementedBody = onTheWire(NotImplemented, "NotImplemented", 501, "Not Implemented")
 export const BadGatewayBody = onTheWire(BadGateway, "BadGateway", 502, "Bad Gateway")
+export const ServiceUnavailableBody = onTheWire(ServiceUnavailable, "ServiceUnavailable", 503, "Service unavailable")
 
 export type ApiError =
   | BadRequest
@@ -247,4 +258,4 @@ const apiErrorTagRecord: { readonly [Tag in ApiError["_tag"]]: true } = {
 }
 
 /** The tags of the documented errors, for code that must tell them from other failures. */
-export const apiErrorTags: ReadonlySet<string> = new Set(Object.keys(apiErrorTagRecord))
+export const apiErrorTags: ReadonlySet<string> = new Set([...Object.keys(apiErrorTagRecord), "ServiceUnavailable"])

@@ -1,4 +1,5 @@
 import { Config, ConfigError, Effect, LogLevel, Option, Redacted } from "effect"
+import { availableParallelism } from "node:os"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
 import { tracingConfig } from "./Tracing/TracingConfig.js"
@@ -109,6 +110,16 @@ const rateLimitsConfig = Effect.gen(function*() {
   } as const
 })
 
+/** Server processes on one port: a count, or `auto` for one per core. */
+const workers = Config.string("SWITCHYARD_WORKERS").pipe(
+  Config.withDefault("1"),
+  Config.validate({
+    message: "must be a whole number from 1 to 256, or auto",
+    validation: (text) => text.trim() === "auto" || (/^\d{1,3}$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 256)
+  }),
+  Config.map((text) => (text.trim() === "auto" ? Math.min(256, availableParallelism()) : Number(text)))
+)
+
 /** All configuration, read once through Effect `Config`. */
 export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switchyard/Config", {
   effect: Effect.gen(function*() {
@@ -150,6 +161,10 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const outboundAllowlist = yield* outboundAllowlistConfig
     const metrics = yield* metricsConfig(port, host)
     const rateLimits = yield* rateLimitsConfig
+    /** Server processes (PostgreSQL only; the embedded database is single-process). */
+    const serverWorkers = yield* workers
+    /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
+    const shutdownGraceSeconds = yield* boundedInteger("SWITCHYARD_SHUTDOWN_GRACE_SECONDS", 0, 3600, 30)
     const webhooks = {
       /** Delays after each failed attempt; once used up the delivery has failed. */
       retrySeconds: yield* webhookRetrySeconds,
@@ -191,7 +206,9 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       rateLimits,
       instanceHeartbeatSeconds,
       maxDownloadBytes,
-      oauthRefreshSkewSeconds
+      oauthRefreshSkewSeconds,
+      serverWorkers,
+      shutdownGraceSeconds
     } as const
   })
 }) {}

@@ -1,4 +1,5 @@
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { bootstrap } from "./Bootstrap.js"
@@ -9,9 +10,10 @@ import { CredentialCipher } from "./Crypto/CredentialCipher.js"
 import { SchedulerLive } from "./Scheduler/Scheduler.js"
 import { SwitchyardConfig } from "./Config.js"
 import { HttpApiLive, HttpExtrasLive } from "./Http.js"
-import { NodeServerLive } from "./NodeServer.js"
+import { closeConnectionsWhenDraining, ServerLifecycle } from "./Fleet/ServerLifecycle.js"
 import { MetricsLive } from "./Metrics/MetricsHttp.js"
 import { observeRequests } from "./Metrics/RequestObserver.js"
+import { makeNodeServer } from "./NodeServer.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { OutboundHttp } from "./Provider/OutboundHttp.js"
 import { RateLimitStore } from "./Provider/RateLimitStore.js"
@@ -43,27 +45,51 @@ export const AppLive = SchedulerLive.pipe(
 )
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(SwitchyardConfig, (config) => NodeServerLive({ port: config.port, host: config.host }))
+  Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const lifecycle = yield* ServerLifecycle
+    return NodeHttpServer.layer(() => lifecycle.attach(makeNodeServer()), { port: config.port, host: config.host })
+  })
 )
 
 /**
- * The running server: the API on PORT/HOST over the configured database. The socket opens
- * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
- * The credential key is loaded before the database is opened: a missing or unreadable key is
- * reported as such, even when the database is not reachable either. `observeRequests` gives
- * each request its metrics and its one log line.
+ * The API on PORT/HOST over the configured database (see `ServerLive`). `observeRequests` gives
+ * each request its metrics and its one log line; a request span of our own wraps it only when
+ * traces are exported (Tracing/Tracing.ts), so the line carries the trace id.
  */
-export const ServerLive = Layer.unwrapEffect(Effect.map(SwitchyardConfig, ({ tracing }) =>
-  // a request span of our own only when traces are exported (Tracing/Tracing.ts), around the
-  // request's metrics and log line so the line carries its trace id
-  HttpApiBuilder.serve((app) => requestSpansWhen(tracing)(observeRequests(app))))).pipe(
+const ServingLive = Layer.unwrapEffect(Effect.map(SwitchyardConfig, ({ tracing }) =>
+  HttpApiBuilder.serve((app) => requestSpansWhen(tracing)(observeRequests(closeConnectionsWhenDraining(app)))))).pipe(
   // The platform's own request span stays off: it records the full URL (query included) and
   // most headers, and without an exporter it went nowhere at 5-10% of a unified call's CPU.
   (serve) => HttpMiddleware.withTracerDisabledWhen(serve, () => true),
   Layer.provide(HttpServerLive.pipe(Layer.provideMerge(AppLive), Layer.provideMerge(MetricsLive))),
   Layer.provide(SqlLive),
   Layer.provide(CredentialCipher.Default),
-  Layer.provide(OutboundHttp.Default),
+  Layer.provide(OutboundHttp.Default)
+)
+
+/**
+ * Built after the server, so on shutdown it is released first: the process drains (readyz
+ * 503, listener closed, in-flight requests answered) while handlers, jobs and the database
+ * are all still there; then the rest closes (the scheduler flushing its buffers).
+ */
+const DrainOnShutdownLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const config = yield* SwitchyardConfig
+    const lifecycle = yield* ServerLifecycle
+    yield* Effect.addFinalizer(() => lifecycle.drain(config.shutdownGraceSeconds * 1000))
+  })
+)
+
+/**
+ * The running server: the API on PORT/HOST over the configured database. The socket opens
+ * only after the app (migrations, bootstrap) is built, so no early request goes unanswered.
+ * The credential key is loaded before the database is opened: a missing or unreadable key is
+ * reported as such, even when the database is not reachable either.
+ */
+export const ServerLive = DrainOnShutdownLive.pipe(
+  Layer.provide(ServingLive),
+  Layer.provide(ServerLifecycle.Default),
   // the tracer first, so every span (SQL, background jobs) goes to the exporter
   Layer.provide(TracingLive),
   Layer.provide(SwitchyardConfig.Default)

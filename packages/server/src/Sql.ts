@@ -1,5 +1,6 @@
 import { NodeContext } from "@effect/platform-node"
 import { PgMigrator } from "@effect/sql-pg"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { SwitchyardConfig } from "./Config.js"
 import { embeddedPostgres } from "./Database/EmbeddedPostgres.js"
@@ -29,10 +30,33 @@ export const sqlClientLayer = (options: { readonly share: boolean }) =>
     })
   )
 
-export const MigrationsLive = PgMigrator.layer({
-  loader: PgMigrator.fromRecord(migrations),
-  table: "switchyard_migrations"
-}).pipe(Layer.provide(NodeContext.layer))
+const MIGRATIONS_TABLE = "switchyard_migrations"
+
+/** Any fixed number, the same in every process: the key of the migrations' advisory lock. */
+const MIGRATIONS_LOCK_KEY = 7_305_221_015
+
+/**
+ * Migrates once however many processes start together. The migrator locks its table, but
+ * first creates it outside any lock, so two processes on a fresh database both try and one
+ * fails. Here an advisory lock held to the end of one transaction serializes whole runs: the
+ * first creates the table (as the migrator would) and migrates, the others then find nothing to do.
+ */
+export const MigrationsLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(
+      Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(${MIGRATIONS_LOCK_KEY})`
+        yield* sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+          migration_id integer primary key,
+          created_at timestamp with time zone not null default now(),
+          name text not null
+        )`
+        yield* PgMigrator.run({ loader: PgMigrator.fromRecord(migrations), table: MIGRATIONS_TABLE })
+      })
+    )
+  })
+).pipe(Layer.provide(NodeContext.layer))
 
 /** SQL client with the schema migrated: what every repository needs. */
 export const SqlLive = MigrationsLive.pipe(Layer.provideMerge(sqlClientLayer({ share: false })))

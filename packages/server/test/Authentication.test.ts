@@ -55,6 +55,15 @@ layer(TestServer(), { excludeTestServices: true })("authentication", (it) => {
       expect(yield* client.system.healthz()).toEqual({ status: "ok" })
     }))
 
+  it.effect("GET /readyz answers ready without any API key while the database answers", () =>
+    Effect.gen(function*() {
+      const bare = yield* send(HttpClientRequest.get("/readyz"))
+      expect(bare.status).toBe(200)
+      expect(bare.json).toEqual({ status: "ready" })
+      const client = yield* clientFor("swy_not_a_key")
+      expect(yield* client.system.readyz()).toEqual({ status: "ready" })
+    }))
+
   it.effect("a request without Authorization is 401 on every accounts operation", () =>
     Effect.gen(function*() {
       const { projectId, client } = yield* freshProject

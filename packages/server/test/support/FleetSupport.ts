@@ -1,0 +1,73 @@
+import * as Http from "node:http"
+import { type start, waitFor } from "./ServerProcess.js"
+
+/*
+ * Helpers for tests of a cluster (SWITCHYARD_WORKERS): requests over node:http, so a test
+ * chooses its connections (a new one per request, or one kept alive) and sees `Connection`.
+ */
+
+export interface Answer {
+  readonly status: number
+  readonly connection: string | undefined
+  readonly retryAfter: string | undefined
+  readonly body: string
+}
+
+/** One request; `agent: false` opens a connection of its own. Rejects on a network failure. */
+export const request = (
+  url: string,
+  options: {
+    readonly method?: string
+    readonly headers?: Record<string, string>
+    readonly body?: unknown
+    readonly agent?: Http.Agent | false
+  } = {}
+) =>
+  new Promise<Answer>((resolve, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const sent = Http.request(url, {
+      method: options.method ?? "GET",
+      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+      agent: options.agent ?? false,
+      timeout: 180_000
+    }, (response) => {
+      let text = ""
+      response.setEncoding("utf8")
+      response.on("data", (chunk: string) => (text += chunk))
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          connection: response.headers.connection,
+          retryAfter: response.headers["retry-after"],
+          body: text
+        }))
+      response.on("error", reject)
+    })
+    sent.on("timeout", () => sent.destroy(new Error("no answer in time")))
+    sent.on("error", reject)
+    sent.end(body)
+  })
+
+export type ServerHandle = ReturnType<typeof start>
+
+/** Workers the primary logged as started: id and pid, in order. */
+export const startedWorkers = (server: ServerHandle) =>
+  [...server.output().matchAll(/message="worker (\d+) started" pid=(\d+)/g)].map((match) => ({
+    id: Number(match[1]),
+    pid: Number(match[2])
+  }))
+
+export const workerExited = (server: ServerHandle, id: number) =>
+  new RegExp(`message="worker ${id} exited `).test(server.output())
+
+export const waitForWorkers = (server: ServerHandle, count: number) =>
+  waitFor(() => startedWorkers(server).length >= count, `${count} workers started`)
+
+export const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
