@@ -8,12 +8,14 @@
  * loads each at 1 and 50 connections; within each Switchyard run the provider and the
  * hand-written proxy are measured again right before the Switchyard rows they are compared with.
  * Prints one table (req/s, p50, p99, and each row against the hand-written proxy), Switchyard's
- * RSS, the goals of issue 13 as met or MISSED, and the cost of a rate-limit reservation per store
+ * RSS, the goals of issue 13 as met or MISSED, with DATABASE_URL the unified list from a fleet
+ * (SWITCHYARD_WORKERS 1 and one per core) and how req/s scales, and the cost of a rate-limit reservation per store
  * (bench/rateLimitStores.ts: memory, PostgreSQL with DATABASE_URL, Redis with REDIS_URL).
  *
  * Environment: BENCH_DURATION (seconds per row, default 8), BENCH_SOAK_REQUESTS (unified list
  * requests before the last RSS reading, default 100000), DATABASE_URL (a PostgreSQL server on
- * which the benchmark may create and drop a database).
+ * which the benchmark may create and drop a database), BENCH_FLEET_WORKERS (the fleet row's
+ * workers, default one per core).
  * Everything runs on this machine over loopback: the load generator, the provider and the proxy
  * under test share its cores, so figures are for comparison within one run, not absolutes.
  */
@@ -22,7 +24,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import * as Os from "node:os"
 import { join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
-import { type Load, runAutocannon } from "./autocannon.js"
+import { type Load, type LoadResult, runAutocannon } from "./autocannon.js"
 import { checkGoals, formatGoals, RPC_LIST, type ServerMemory, UNIFIED_LIST } from "./goals.js"
 import type { MappingRates } from "./mappingBench.js"
 import { createBenchDatabase, printableUrl } from "./postgres.js"
@@ -49,6 +51,8 @@ const FIRST_REQUESTS = 1_000
 /** A server idle this long has had V8's memory reducer run, which gives back start-up garbage. */
 const IDLE_LATER_SECONDS = envInt("BENCH_IDLE_SECONDS", 60)
 const ADMIN_DATABASE_URL = process.env["DATABASE_URL"] || undefined
+/** Workers of the fleet row: one per core unless BENCH_FLEET_WORKERS says otherwise. */
+const FLEET_WORKERS = envInt("BENCH_FLEET_WORKERS", Os.availableParallelism())
 
 type Page = { readonly data: ReadonlyArray<Record<string, unknown>> }
 
@@ -214,6 +218,31 @@ const main = async () => {
     await db?.drop()
   }
 
+  // A fleet on PostgreSQL: the same unified list at 50 clients from 1 and from one worker per
+  // core (SWITCHYARD_WORKERS), to show how req/s scales with processes on this machine.
+  const fleet: Array<{ readonly workers: number; readonly result: LoadResult }> = []
+  if (ADMIN_DATABASE_URL !== undefined) {
+    for (const workers of [...new Set([1, FLEET_WORKERS])]) {
+      log("")
+      log(`starting Switchyard (postgres, SWITCHYARD_WORKERS=${workers})…`)
+      const db = await createBenchDatabase(ADMIN_DATABASE_URL)
+      const server = await startSwitchyard(command, db.url, { SWITCHYARD_WORKERS: String(workers) })
+      const accountId = await setUpAccount(server.baseUrl, provider)
+      const load = {
+        url: `${server.baseUrl}/unified/ats/applications?page_size=100`,
+        headers: { authorization: basicAuth(BENCH_KEY), "x-account-id": accountId },
+        connections: 50,
+        behind: [server.child, providerProcess]
+      }
+      await runAutocannon({ ...load, seconds: WARMUP_SECONDS }, scratch)
+      const result = await runAutocannon({ ...load, seconds: DURATION }, scratch)
+      log(`  ${UNIFIED_LIST} [postgres ×${workers}] c=50: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`)
+      fleet.push({ workers, result })
+      await server.stop()
+      await db.drop()
+    }
+  }
+
   const proxyAfter = rssMb(proxyProcess.pid)
   // Mapping alone, in a process of its own, while the provider is still up to give it records.
   const rates = JSON.parse(await completed(spawnChild("mapping micro-benchmark", process.execPath, [
@@ -243,6 +272,23 @@ const main = async () => {
     ],
     1
   ))
+  if (fleet.length > 0) {
+    const single = fleet[0]!.result.reqPerSec
+    log("")
+    log(`A fleet on PostgreSQL: ${UNIFIED_LIST}, 50 clients (CPU counts every process of the server; ${Os.availableParallelism()} cores, shared with the provider stand-in and autocannon)`)
+    log(formatTable(
+      ["SWITCHYARD_WORKERS", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "req/s ÷ 1 worker"],
+      fleet.map(({ result, workers }) => [
+        String(workers),
+        result.reqPerSec.toFixed(0),
+        result.p50.toFixed(0),
+        result.p99.toFixed(0),
+        result.cpuMsPerRequest === undefined ? "—" : result.cpuMsPerRequest.toFixed(2),
+        `${(result.reqPerSec / single).toFixed(2)}×`
+      ]),
+      1
+    ))
+  }
   log("")
   for (const note of notes) log(note)
   log("")

@@ -56,7 +56,11 @@ export interface Switchyard {
  * Starts a server on a free port with a fresh data directory (the embedded default as a first
  * start meets it) or `databaseUrl`; everything else at its default. Resolves once /healthz is 200.
  */
-export const startSwitchyard = async (command: ReturnType<typeof serverCommand>, databaseUrl?: string): Promise<Switchyard> => {
+export const startSwitchyard = async (
+  command: ReturnType<typeof serverCommand>,
+  databaseUrl?: string,
+  extraEnv: Readonly<Record<string, string>> = {}
+): Promise<Switchyard> => {
   // Built right before each start, not once: the checkout's dist/ may be rebuilt (or cleaned)
   // by other work between two runs of a long benchmark.
   command.prepare()
@@ -75,7 +79,8 @@ export const startSwitchyard = async (command: ReturnType<typeof serverCommand>,
       // The provider stand-in listens on loopback, which the SSRF guard refuses unless allowed.
       SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
       // PostgreSQL needs an explicit credential key (the embedded default generates one in its data directory).
-      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, SWITCHYARD_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY })
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, SWITCHYARD_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }),
+      ...extraEnv
     }
   })
   const baseUrl = `http://127.0.0.1:${port}`

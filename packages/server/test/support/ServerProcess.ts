@@ -19,9 +19,13 @@ export const freePort = () =>
     })
   })
 
-/** The test's environment for a server on `port` over `dataDir`: embedded unless `extra` gives DATABASE_URL. */
+/**
+ * The test's environment for a server on `port` over `dataDir`: embedded and with the default
+ * rate limit store unless `extra` gives DATABASE_URL or REDIS_URL (CI sets both for the tests
+ * that ask for them).
+ */
 export const serverEnv = (dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
-  const { DATABASE_URL: _ignored, ...rest } = process.env
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...rest } = process.env
   return { ...rest, SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "WARN", ...extra }
 }
 
