@@ -2,6 +2,7 @@ import { Config, ConfigError, Effect, LogLevel, Option, Redacted } from "effect"
 import { availableParallelism } from "node:os"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
+import { clusterJobPeriodsConfig } from "./Scheduler/ClusterJobPeriods.js"
 import { tracingConfig } from "./Tracing/TracingConfig.js"
 
 /** An integer setting within bounds, with its default. */
@@ -153,6 +154,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     const providerMaxQueueWaitMs = yield* boundedInteger("SWITCHYARD_PROVIDER_MAX_QUEUE_WAIT_MS", 0, 600_000, 2_000)
     /** How often a server process marks itself alive; claims of a process silent for 3 periods are recoverable. */
     const instanceHeartbeatSeconds = yield* boundedInteger("SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS", 1, 3600, 10)
+    /** Seconds between runs of each fleet-wide maintenance job (one process runs each period). */
+    const clusterJobPeriods = yield* clusterJobPeriodsConfig
     /** Largest streamed document download (unified API); checked against Content-Length and while streaming. */
     const maxDownloadBytes = yield* boundedInteger("SWITCHYARD_MAX_DOWNLOAD_BYTES", 1, 2 ** 40, 2 ** 30)
     /** An OAuth2 access token expiring within this many seconds is refreshed before a call uses it. */
@@ -205,6 +208,7 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       providerMaxQueueWaitMs,
       rateLimits,
       instanceHeartbeatSeconds,
+      clusterJobPeriods,
       maxDownloadBytes,
       oauthRefreshSkewSeconds,
       serverWorkers,

@@ -1,8 +1,10 @@
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Either, Layer, Option } from "effect"
+import { SwitchyardConfig } from "../src/Config.js"
+import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/Scheduler/ClusterJobPeriods.js"
 import { JobsRepo } from "../src/Scheduler/JobsRepo.js"
-import { TestDatabase } from "./support/TestServer.js"
+import { TestDatabase, testConfig } from "./support/TestServer.js"
 
 layer(JobsRepo.Default.pipe(Layer.provideMerge(TestDatabase())))("scheduled job claims", (it) => {
   it.effect("one claimant wins each period of a cluster job, however many race", () =>
@@ -13,13 +15,42 @@ layer(JobsRepo.Default.pipe(Layer.provideMerge(TestDatabase())))("scheduled job 
         Array.from({ length: 8 }, () => jobs.claim("race_job", Duration.hours(1))),
         { concurrency: 8 }
       )
-      expect(racers.filter(Boolean)).toHaveLength(1)
-      expect(yield* jobs.claim("race_job", Duration.hours(1))).toBe(false)
+      const winners = racers.filter(Option.isSome)
+      expect(winners).toHaveLength(1)
+      expect(winners[0]!.value).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
+      expect(yield* jobs.claim("race_job", Duration.hours(1))).toEqual(Option.none())
       // The next period opens once next_run_at has passed.
       yield* sql`UPDATE scheduled_jobs SET next_run_at = now() - interval '1 second' WHERE name = 'race_job'`
-      expect(yield* jobs.claim("race_job", Duration.hours(1))).toBe(true)
+      expect(Option.isSome(yield* jobs.claim("race_job", Duration.hours(1)))).toBe(true)
       yield* jobs.recordError("race_job", "boom")
       const [row] = yield* sql<{ last_error: string | null }>`SELECT last_error FROM scheduled_jobs WHERE name = 'race_job'`
       expect(row!.last_error).toBe("boom")
+    }))
+})
+
+describe("cluster job periods (SWITCHYARD_JOB_PERIODS)", () => {
+  const periodsOf = (environment: Record<string, string>) =>
+    Effect.map(SwitchyardConfig, (config) => config.clusterJobPeriods).pipe(
+      Effect.provide(SwitchyardConfig.Default.pipe(Layer.provide(Layer.setConfigProvider(testConfig(undefined, environment))))),
+      Effect.either
+    )
+
+  it.effect("each job keeps its default unless named; named ones take their seconds", () =>
+    Effect.gen(function*() {
+      expect(yield* periodsOf({})).toEqual(Either.right(CLUSTER_JOB_DEFAULT_SECONDS))
+      expect(yield* periodsOf({ SWITCHYARD_JOB_PERIODS: " request_log_retention=60 , expire_idempotency_keys=5" })).toEqual(
+        Either.right({ ...CLUSTER_JOB_DEFAULT_SECONDS, request_log_retention: 60, expire_idempotency_keys: 5 })
+      )
+    }))
+
+  it.effect("an unknown job, a missing or out-of-range period is refused with the setting's name and the jobs", () =>
+    Effect.gen(function*() {
+      for (const value of ["request_log_retension=60", "request_log_retention", "request_log_retention=0", "expire_idempotency_keys=1.5", "webhook_event_retention=604801"]) {
+        const either = yield* periodsOf({ SWITCHYARD_JOB_PERIODS: value })
+        expect(Either.isLeft(either), value).toBe(true)
+        const message = Either.isLeft(either) ? String(either.left) : ""
+        expect(message).toContain("SWITCHYARD_JOB_PERIODS")
+        expect(message).toContain("expire_idempotency_keys, request_log_retention")
+      }
     }))
 })

@@ -62,35 +62,43 @@ export const SchedulerLive = Layer.scopedDiscard(
       {
         name: "expire_idempotency_keys",
         scope: "cluster",
-        every: Duration.minutes(10),
+        every: Duration.seconds(config.clusterJobPeriods.expire_idempotency_keys),
         run: idempotency.deleteExpired(BATCH)
       },
       {
         name: "request_log_retention",
         scope: "cluster",
-        every: Duration.hours(1),
+        every: Duration.seconds(config.clusterJobPeriods.request_log_retention),
         run: requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
       },
       ...(rateLimits === undefined ? [] : [{
         name: "forget_idle_rate_limits",
         scope: "cluster" as const,
-        every: Duration.minutes(10),
+        every: Duration.seconds(config.clusterJobPeriods.forget_idle_rate_limits),
         run: rateLimits.deleteIdle
       }]),
       {
         name: "webhook_event_retention",
         scope: "cluster",
-        every: Duration.hours(1),
+        every: Duration.seconds(config.clusterJobPeriods.webhook_event_retention),
         run: webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH)
       }
     ]
 
-    const tick = (job: Job) =>
+    const runClaimed = (job: Job) =>
       Effect.gen(function*() {
-        if (job.scope === "cluster" && !(yield* jobsRepo.claim(job.name, job.every))) return
-        yield* job.run
-        if (job.scope === "cluster") yield* jobsRepo.recordError(job.name, null)
-      }).pipe(
+        const claimed = yield* jobsRepo.claim(job.name, job.every)
+        if (Option.isNone(claimed)) return
+        // one line per fleet-wide run, so an operator (and the fleet test) sees which process ran each period
+        const [took] = yield* Effect.timed(job.run)
+        yield* jobsRepo.recordError(job.name, null)
+        yield* Effect.logInfo("cluster job ran").pipe(
+          Effect.annotateLogs({ period_start: claimed.value, took_ms: String(Math.round(Duration.toMillis(took))) })
+        )
+      })
+
+    const tick = (job: Job) =>
+      (job.scope === "cluster" ? runClaimed(job) : job.run).pipe(
         Effect.catchAllCause((cause) =>
           Effect.logWarning(`job ${job.name} failed; it runs again on the next tick`, Cause.squash(cause)).pipe(
             Effect.zipRight(
