@@ -4,7 +4,8 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { type Process, startSandboxProcess, stopAll } from "./support/FleetSupport.js"
+import { freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -30,7 +31,6 @@ const LIMIT = 10
 const CLIENTS = 50
 const CALLS_PER_CLIENT = 8
 const PROCESSES = 3
-const sandboxMain = Path.resolve(import.meta.dirname, "../../sandbox/src/main.ts")
 
 const call = async (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const response = await fetch(`${base}${path}`, {
@@ -40,33 +40,6 @@ const call = async (base: string, method: string, path: string, body?: unknown, 
     signal: AbortSignal.timeout(REQUEST_TIMEOUT)
   })
   return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> }
-}
-
-type Process = ReturnType<typeof start>
-
-const stopAll = async (processes: ReadonlyArray<Process>) => {
-  await Promise.all(processes.map((process) => {
-    const stopped = exited(process.child)
-    process.child.kill("SIGTERM")
-    return stopped
-  }))
-}
-
-/** The sandbox providers in a process of their own, so their arrival stamps do not wait on the test's clients. */
-const startSandbox = async (processes: Array<Process>) => {
-  const ports = {
-    SANDBOX_ATS_PORT: await freePort(),
-    SANDBOX_HRIS_PORT: await freePort(),
-    SANDBOX_LMS_PORT: await freePort(),
-    SANDBOX_MCP_PORT: await freePort(),
-    SANDBOX_OAUTH_PORT: await freePort()
-  }
-  const environment = { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) }
-  processes.push(start(sandboxMain, [], environment, { inProcess: true }))
-  const origin = `http://127.0.0.1:${ports.SANDBOX_ATS_PORT}`
-  await waitFor(() => fetch(`${origin}/_sandbox`).then((r) => r.ok, () => false), "the sandbox")
-  const info = (await (await fetch(`${origin}/_sandbox`)).json()) as { ats: { baseUrl: string; apiKey: string; onBehalfOf: number } }
-  return { origin, ats: info.ats }
 }
 
 /**
@@ -82,7 +55,7 @@ const aheadOfTheLimit = (arrivals: ReadonlyArray<number>, start: number) =>
 const fleetScenario = async (databaseUrl: string, store: Record<string, string>) => {
   const processes: Array<Process> = []
   try {
-    const sandbox = await startSandbox(processes)
+    const sandbox = await startSandboxProcess(processes)
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-fleet-"))
     const encryptionKey = Crypto.randomBytes(32).toString("hex")
     const { REDIS_URL: _ignored, ...inherited } = serverEnv(dataDir, 0)

@@ -1,5 +1,6 @@
 import * as Http from "node:http"
-import { type start, waitFor } from "./ServerProcess.js"
+import * as Path from "node:path"
+import { exited, freePort, start, waitFor } from "./ServerProcess.js"
 
 /*
  * Helpers for tests of a cluster (SWITCHYARD_WORKERS): requests over node:http, so a test
@@ -70,4 +71,39 @@ export const isRunning = (pid: number) => {
   } catch {
     return false
   }
+}
+
+export type Process = ReturnType<typeof start>
+
+/** SIGTERM to each process, resolving when all have exited. */
+export const stopAll = (processes: ReadonlyArray<Process>) =>
+  Promise.all(processes.map((process) => {
+    const stopped = exited(process.child)
+    process.child.kill("SIGTERM")
+    return stopped
+  }))
+
+const sandboxMain = Path.resolve(import.meta.dirname, "../../../sandbox/src/main.ts")
+
+/**
+ * The sandbox providers in a process of their own (pushed to `processes`), so their arrival
+ * stamps do not wait on the test's clients: its admin origin and the providers' details.
+ */
+export const startSandboxProcess = async (processes: Array<Process>) => {
+  const ports = {
+    SANDBOX_ATS_PORT: await freePort(),
+    SANDBOX_HRIS_PORT: await freePort(),
+    SANDBOX_LMS_PORT: await freePort(),
+    SANDBOX_MCP_PORT: await freePort(),
+    SANDBOX_OAUTH_PORT: await freePort()
+  }
+  const environment = { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) }
+  processes.push(start(sandboxMain, [], environment, { inProcess: true }))
+  const origin = `http://127.0.0.1:${ports.SANDBOX_ATS_PORT}`
+  await waitFor(() => fetch(`${origin}/_sandbox`).then((r) => r.ok, () => false), "the sandbox")
+  const info = (await (await fetch(`${origin}/_sandbox`)).json()) as {
+    ats: { baseUrl: string; apiKey: string; onBehalfOf: number }
+    hris: { baseUrl: string; apiKey: string; companyDomain: string }
+  }
+  return { origin, ats: info.ats, hris: info.hris }
 }
