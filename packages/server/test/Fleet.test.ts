@@ -34,11 +34,11 @@ const clusterEnv = (databaseUrl: string | undefined, port: number, extra: Record
     ...extra
   })
 
-/** Workers that answered `path` (each answer's log line names its worker). */
+/** Workers that answered `path` (each answer's log line names its worker and the route). */
 const workersThatAnswered = (server: ServerHandle, path: string) =>
   new Set(
     server.output().split("\n")
-      .filter((line) => line.includes("Sent HTTP response") && line.includes(`http.url=${path}`))
+      .filter((line) => line.includes("Sent HTTP response") && line.includes(`http.route=${path}`))
       .map((line) => line.match(/ worker=(\d+)/)?.[1])
       .filter((id) => id !== undefined)
   )

@@ -51,20 +51,19 @@ export class ServerLifecycle extends Effect.Service<ServerLifecycle>()("Switchya
   }
 }) {}
 
-const closeConnection = HttpApp.appendPreResponseHandler((_, response) =>
-  Effect.succeed(HttpServerResponse.setHeader(response, "connection", "close"))
-)
-
 /**
  * While draining, every answer (also of a request begun before, and an error answer) asks the
- * client to close its connection: Node then ends it after the answer.
+ * client to close its connection: Node then ends it after the answer. A pre-response handler,
+ * run when the answer is about to be written: the platform writes it inside the middleware
+ * (`HttpApp.toHandled`), so a header a middleware set on the response it gets back came too
+ * late and never reached the client.
  */
 export const closeConnectionsWhenDraining = HttpMiddleware.make((app) =>
   Effect.flatMap(ServerLifecycle, (lifecycle) =>
-    app.pipe(
-      Effect.map((response) =>
-        lifecycle.isDraining() ? HttpServerResponse.setHeader(response, "connection", "close") : response
+    Effect.zipRight(
+      HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(lifecycle.isDraining() ? HttpServerResponse.setHeader(response, "connection", "close") : response)
       ),
-      Effect.tapErrorCause(() => (lifecycle.isDraining() ? closeConnection : Effect.void))
+      app
     ))
 )

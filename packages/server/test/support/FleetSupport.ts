@@ -12,6 +12,8 @@ export interface Answer {
   readonly connection: string | undefined
   readonly retryAfter: string | undefined
   readonly body: string
+  /** Sent over a connection kept alive from an earlier request (the agent's `reusedSocket`). */
+  readonly reusedSocket: boolean
 }
 
 /** One request; `agent: false` opens a connection of its own. Rejects on a network failure. */
@@ -40,7 +42,8 @@ export const request = (
           status: response.statusCode ?? 0,
           connection: response.headers.connection,
           retryAfter: response.headers["retry-after"],
-          body: text
+          body: text,
+          reusedSocket: sent.reusedSocket
         }))
       response.on("error", reject)
     })
