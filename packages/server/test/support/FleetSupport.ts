@@ -1,6 +1,6 @@
 import * as Http from "node:http"
 import * as Path from "node:path"
-import { exited, freePort, start, waitFor } from "./ServerProcess.js"
+import { exited, start, waitFor } from "./ServerProcess.js"
 
 /*
  * Helpers for tests of a cluster (SWITCHYARD_WORKERS): requests over node:http, so a test
@@ -90,23 +90,28 @@ const sandboxMain = Path.resolve(import.meta.dirname, "../../../sandbox/src/main
 
 /**
  * The sandbox providers in a process of their own (pushed to `processes`), so their arrival
- * stamps do not wait on the test's clients: its admin origin and the providers' details.
+ * stamps do not wait on the test's clients: its admin origin and the providers' details. The
+ * sandbox picks its own free ports (0) and prints them: ports chosen here could be taken by a
+ * parallel test before the sandbox binds them.
  */
 export const startSandboxProcess = async (processes: Array<Process>) => {
-  const ports = {
-    SANDBOX_ATS_PORT: await freePort(),
-    SANDBOX_HRIS_PORT: await freePort(),
-    SANDBOX_LMS_PORT: await freePort(),
-    SANDBOX_MCP_PORT: await freePort(),
-    SANDBOX_OAUTH_PORT: await freePort()
-  }
-  const environment = { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) }
-  processes.push(start(sandboxMain, [], environment, { inProcess: true }))
-  const origin = `http://127.0.0.1:${ports.SANDBOX_ATS_PORT}`
-  await waitFor(() => fetch(`${origin}/_sandbox`).then((r) => r.ok, () => false), "the sandbox")
+  const ports = ["SANDBOX_ATS_PORT", "SANDBOX_HRIS_PORT", "SANDBOX_LMS_PORT", "SANDBOX_MCP_PORT", "SANDBOX_OAUTH_PORT"]
+  const sandbox = start(sandboxMain, [], { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(ports.map((name) => [name, "0"])) }, {
+    inProcess: true
+  })
+  processes.push(sandbox)
+  let origin: string | undefined
+  await waitFor(() => {
+    if (sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) {
+      throw new Error(`the sandbox exited before it served:\n${sandbox.output()}`)
+    }
+    const printed = sandbox.output().match(/^ATS .*?(http:\/\/\S+)/m)?.[1]
+    origin = printed === undefined ? undefined : new URL(printed).origin
+    return origin !== undefined
+  }, "the sandbox")
   const info = (await (await fetch(`${origin}/_sandbox`)).json()) as {
     ats: { baseUrl: string; apiKey: string; onBehalfOf: number }
     hris: { baseUrl: string; apiKey: string; companyDomain: string }
   }
-  return { origin, ats: info.ats, hris: info.hris }
+  return { origin: origin!, ats: info.ats, hris: info.hris }
 }
