@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, runCli, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, runCli, serverEnv, startServing } from "./support/ServerProcess.js"
 
 /*
  * The CLI as an operator runs it (a child process next to a running server on the embedded
@@ -20,11 +20,7 @@ const serverVersion = (JSON.parse(Fs.readFileSync(Path.join(import.meta.dirname,
 describe("the CLI", () => {
   it("defaults keys create to the only project, takes projects create --name, and prints the usage on every error", async () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-cli-"))
-    const port = await freePort()
-    const environment = serverEnv(dataDir, port)
-    const server = start("src/main.ts", [], environment)
-    const base = `http://127.0.0.1:${port}`
-    await waitFor(() => healthy(base), "healthz")
+    const { server, base, environment } = await startServing("src/main.ts", [], (port) => serverEnv(dataDir, port))
     try {
       const listed = await runCli(["projects", "list"], environment)
       const [, defaultId] = listed.output.match(/^([0-9a-f-]{36})\s.*Default project/m)!

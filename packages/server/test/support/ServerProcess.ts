@@ -81,3 +81,30 @@ export const healthy = (base: string) =>
       return false
     }
   )
+
+/**
+ * Starts a server on a free port and waits until it answers health. A port found free can be
+ * taken by a parallel test before the server binds it: a server that exits on EADDRINUSE is
+ * started again on another port; one that exits otherwise fails at once with its output.
+ */
+export const startServing = async (
+  script: string,
+  args: ReadonlyArray<string>,
+  environmentFor: (port: number) => NodeJS.ProcessEnv,
+  options: { readonly inProcess?: boolean } = {}
+) => {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const environment = environmentFor(port)
+    const server = start(script, args, environment, options)
+    const base = `http://127.0.0.1:${port}`
+    let lostPort = false
+    await waitFor(async () => {
+      if (server.child.exitCode === null && server.child.signalCode === null) return healthy(base)
+      lostPort = /EADDRINUSE/.test(server.output()) && attempt < 3
+      if (lostPort) return true
+      throw new Error(`the server exited before it served:\n${server.output()}`)
+    }, "healthz")
+    if (!lostPort) return { server, base, port, environment }
+  }
+}
