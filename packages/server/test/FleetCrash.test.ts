@@ -4,8 +4,9 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/Scheduler/ClusterJobPeriods.js"
 import { type Process, startSandboxProcess, stopAll } from "./support/FleetSupport.js"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -31,7 +32,7 @@ const auth = { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")
 const CLIENTS = 50
 const WRITES_PER_CLIENT = 4
 const JOB_PERIOD_SECONDS = 2
-const CLUSTER_JOBS = ["expire_idempotency_keys", "request_log_retention", "forget_idle_rate_limits", "webhook_event_retention"]
+const CLUSTER_JOBS = Object.keys(CLUSTER_JOB_DEFAULT_SECONDS)
 const REQUEST_TIMEOUT = 180_000
 
 interface Answer {
@@ -89,11 +90,10 @@ const scenario = async (databaseUrl: string) => {
       LOG_LEVEL: "INFO"
     })
     const startServer = async () => {
-      const port = await freePort()
-      const server = start("src/main.ts", [], { ...environment, PORT: String(port) }, { inProcess: true })
-      processes.push(server)
-      const base = `http://127.0.0.1:${port}`
-      await waitFor(() => healthy(base), "healthz")
+      const { base, server } = await startServing("src/main.ts", [], (port) => ({ ...environment, PORT: String(port) }), {
+        inProcess: true,
+        started: (server) => processes.push(server)
+      })
       return { base, server }
     }
     // the first migrates the database, the others join it

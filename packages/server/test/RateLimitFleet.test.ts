@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { type Process, startSandboxProcess, stopAll } from "./support/FleetSupport.js"
-import { freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { serverEnv, startServing } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -60,8 +60,7 @@ const fleetScenario = async (databaseUrl: string, store: Record<string, string>)
     const encryptionKey = Crypto.randomBytes(32).toString("hex")
     const { REDIS_URL: _ignored, ...inherited } = serverEnv(dataDir, 0)
     const startServer = async () => {
-      const port = await freePort()
-      processes.push(start("src/main.ts", [], {
+      const { base } = await startServing("src/main.ts", [], (port) => ({
         ...inherited,
         PORT: String(port),
         DATABASE_URL: databaseUrl,
@@ -69,9 +68,7 @@ const fleetScenario = async (databaseUrl: string, store: Record<string, string>)
         SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
         SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
         ...store
-      }, { inProcess: true }))
-      const base = `http://127.0.0.1:${port}`
-      await waitFor(() => healthy(base), "healthz")
+      }), { inProcess: true, started: (server) => processes.push(server) })
       return base
     }
     // the first migrates the database, the others join it

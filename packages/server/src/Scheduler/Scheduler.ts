@@ -3,6 +3,7 @@ import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { IdempotencyRepo } from "../Actions/IdempotencyRepo.js"
 import { RequestLog } from "../Actions/RequestLog.js"
 import { SwitchyardConfig } from "../Config.js"
+import type { ClusterJobName } from "./ClusterJobPeriods.js"
 import { JobsRepo } from "./JobsRepo.js"
 import { RateLimitStore } from "../Provider/RateLimitStore.js"
 import { WebhooksRepo } from "../Webhooks/WebhooksRepo.js"
@@ -40,6 +41,14 @@ export const SchedulerLive = Layer.scopedDiscard(
     // absent in units that run the scheduler alone: nothing shared to forget then
     const rateLimits = Option.getOrUndefined(yield* Effect.serviceOption(RateLimitStore))?.shared
 
+    /** A fleet-wide job, its period from SWITCHYARD_JOB_PERIODS or its default. */
+    const clusterJob = (name: ClusterJobName, run: Job["run"]): Job => ({
+      name,
+      scope: "cluster",
+      every: Duration.seconds(config.clusterJobPeriods[name]),
+      run
+    })
+
     const jobs: ReadonlyArray<Job> = [
       {
         name: "instance_heartbeat",
@@ -59,30 +68,13 @@ export const SchedulerLive = Layer.scopedDiscard(
         every: Duration.seconds(config.requestLogFlushSeconds),
         run: requestLog.flush
       },
-      {
-        name: "expire_idempotency_keys",
-        scope: "cluster",
-        every: Duration.seconds(config.clusterJobPeriods.expire_idempotency_keys),
-        run: idempotency.deleteExpired(BATCH)
-      },
-      {
-        name: "request_log_retention",
-        scope: "cluster",
-        every: Duration.seconds(config.clusterJobPeriods.request_log_retention),
-        run: requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
-      },
-      ...(rateLimits === undefined ? [] : [{
-        name: "forget_idle_rate_limits",
-        scope: "cluster" as const,
-        every: Duration.seconds(config.clusterJobPeriods.forget_idle_rate_limits),
-        run: rateLimits.deleteIdle
-      }]),
-      {
-        name: "webhook_event_retention",
-        scope: "cluster",
-        every: Duration.seconds(config.clusterJobPeriods.webhook_event_retention),
-        run: webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH)
-      }
+      clusterJob("expire_idempotency_keys", idempotency.deleteExpired(BATCH)),
+      clusterJob(
+        "request_log_retention",
+        requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
+      ),
+      ...(rateLimits === undefined ? [] : [clusterJob("forget_idle_rate_limits", rateLimits.deleteIdle)]),
+      clusterJob("webhook_event_retention", webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH))
     ]
 
     const runClaimed = (job: Job) =>

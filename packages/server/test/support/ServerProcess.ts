@@ -91,12 +91,17 @@ export const startServing = async (
   script: string,
   args: ReadonlyArray<string>,
   environmentFor: (port: number) => NodeJS.ProcessEnv,
-  options: { readonly inProcess?: boolean } = {}
+  options: {
+    readonly inProcess?: boolean
+    /** Told of each process started, e.g. to stop it in a test's `finally` even if it never served. */
+    readonly started?: (server: ReturnType<typeof start>) => void
+  } = {}
 ) => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     const environment = environmentFor(port)
     const server = start(script, args, environment, options)
+    options.started?.(server)
     const base = `http://127.0.0.1:${port}`
     let lostPort = false
     await waitFor(async () => {
