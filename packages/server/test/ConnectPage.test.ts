@@ -7,6 +7,7 @@ import { hashConnectToken } from "../src/ConnectSessions/ConnectSessions.js"
 import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
 import {
   BrowserLive,
+  clickClosing,
   ConnectServerUrl,
   ConnectTestServer,
   newPage,
@@ -355,7 +356,7 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
       yield* promise(() => page.goto(`${site.origin}/opener?src=${encodeURIComponent(cancelled.auth_link_url)}`))
       const [first] = yield* promise(() => Promise.all([context.waitForEvent("page"), page.locator("#open").click()]))
       yield* promise(() => first.getByRole("heading", { name: "Connect Greenhouse" }).waitFor())
-      yield* promise(() => Promise.all([first.waitForEvent("close"), first.getByRole("button", { name: "Cancel" }).click()]))
+      yield* promise(() => clickClosing(first, () => first.getByRole("button", { name: "Cancel" }).click()))
       const closed = yield* waitForMessage(page, "switchyard:closed")
       expect(closed).toEqual({ origin: base, data: { type: "switchyard:closed" } })
 

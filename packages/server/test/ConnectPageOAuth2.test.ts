@@ -7,6 +7,7 @@ import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
 import {
   answerConsent,
   BrowserLive,
+  clickClosing,
   ConnectServerUrl,
   ConnectTestServer,
   newPage,
@@ -115,7 +116,7 @@ layer(server, { excludeTestServices: true })("OAuth2 on the hosted connect page 
       yield* shot(popup, "consent in the popup")
       yield* promise(() => frame.getByRole("button", { name: "Waiting for Lever…" }).waitFor())
       yield* shot(page, "waiting")
-      yield* promise(() => Promise.all([popup.waitForEvent("close"), answerConsent(popup, "Allow")]))
+      yield* promise(() => clickClosing(popup, () => answerConsent(popup, "Allow")))
       const message = yield* waitForMessage(page, "switchyard:connected")
       expect(message.origin).toBe(base)
       expect(message.data.connector_key).toBe("lever")

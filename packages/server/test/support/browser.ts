@@ -188,6 +188,17 @@ export const waitForMessage = (target: Page, type: string) =>
 export const answerConsent = (consent: Page, decision: "Allow" | "Deny") =>
   consent.getByRole("button", { name: decision }).click()
 
+/**
+ * Clicks a button that closes its own window and waits until the window is closed. The page can
+ * close before Playwright hears that the click was delivered, so the click then fails with
+ * "Target page, context or browser has been closed": that failure counts as done once the page
+ * has closed (any other failure leaves the page open, and waiting for the close fails instead).
+ */
+export const clickClosing = (page: Page, click: () => Promise<unknown>) => {
+  const closed = page.waitForEvent("close")
+  return Promise.all([closed, click().catch((error: unknown) => closed.catch(() => Promise.reject(error)))])
+}
+
 /** Every request a page (and its frames and popups) sends, to check where it went. */
 export const recordRequests = (context: BrowserContext) => {
   const urls: Array<string> = []
