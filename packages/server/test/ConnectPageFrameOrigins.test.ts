@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, runCli, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, runCli, serverEnv, startServing } from "./support/ServerProcess.js"
 
 /*
  * An operator lets an application embed the connect page: `projects update` with the CLI next
@@ -15,11 +15,11 @@ const USAGE = "Usage: pnpm switchyard <command>"
 describe("the connect page's frame origins", () => {
   it("are set, shown, refused when not origins, and cleared with the CLI; /connect's CSP follows them", async () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-frame-origins-"))
-    const port = await freePort()
-    const environment = serverEnv(dataDir, port, { SWITCHYARD_BOOTSTRAP_API_KEY: KEY })
-    const server = start("src/main.ts", [], environment)
-    const base = `http://127.0.0.1:${port}`
-    await waitFor(() => healthy(base), "healthz")
+    const { server, base, environment } = await startServing(
+      "src/main.ts",
+      [],
+      (port) => serverEnv(dataDir, port, { SWITCHYARD_BOOTSTRAP_API_KEY: KEY })
+    )
     const frameAncestors = async () => {
       const created = await fetch(`${base}/connect_sessions`, {
         method: "POST",

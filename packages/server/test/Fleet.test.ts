@@ -12,7 +12,7 @@ import {
   waitForWorkers,
   workerExited
 } from "./support/FleetSupport.js"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, freePort, serverEnv, start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -58,13 +58,16 @@ const stop = async (server: ServerHandle) => {
 
 describe("a fleet on the embedded default", () => {
   it("the embedded default runs one process when asked for two, saying why", async () => {
-    const port = await freePort()
-    const server = start("src/main.ts", [], clusterEnv(undefined, port, { SWITCHYARD_WORKERS: "2" }), { inProcess: true })
+    const { base, server } = await startServing(
+      "src/main.ts",
+      [],
+      (port) => clusterEnv(undefined, port, { SWITCHYARD_WORKERS: "2" }),
+      { inProcess: true }
+    )
     try {
-      await waitFor(() => healthy(`http://127.0.0.1:${port}`), "healthz")
       expect(server.output()).toContain("SWITCHYARD_WORKERS=2 needs DATABASE_URL (PostgreSQL)")
       expect(startedWorkers(server)).toEqual([])
-      expect((await request(`http://127.0.0.1:${port}/readyz`)).status).toBe(200)
+      expect((await request(`${base}/readyz`)).status).toBe(200)
     } finally {
       expect(await stop(server)).toBe(0)
     }

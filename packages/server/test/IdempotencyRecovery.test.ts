@@ -8,7 +8,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { freshProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxBambooAccount } from "./support/SandboxLayer.js"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl, TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
@@ -30,21 +30,24 @@ const updateEmployee = { action: "hris_update_employee", path: { id: "101" }, bo
 
 const scenario = async (sandbox: Sandbox, databaseUrl: string | undefined) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-recovery-"))
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const environment = serverEnv(dataDir, port, {
+  const encryptionKey = Crypto.randomBytes(32).toString("hex")
+  const environmentFor = (port: number) => serverEnv(dataDir, port, {
     SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-    SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
+    SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
     SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
     SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS: "1",
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl })
   })
   const servers: Array<ReturnType<typeof start>> = []
+  // the restart may land on another port: what it must keep is the data (and the claim in it)
+  let base = ""
   const startServer = async () => {
-    const server = start("src/main.ts", [], environment, { inProcess: true })
-    servers.push(server)
-    await waitFor(() => healthy(base), "healthz")
-    return server
+    const started = await startServing("src/main.ts", [], environmentFor, {
+      inProcess: true,
+      started: (server) => servers.push(server)
+    })
+    base = started.base
+    return started.server
   }
   try {
     const first = await startServer()

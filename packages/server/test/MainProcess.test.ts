@@ -2,18 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, runCli, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, freePort, runCli, serverEnv, serving, start, startServing, waitFor } from "./support/ServerProcess.js"
 
 describe("the server process", () => {
   it("starts on the embedded default, prints a usable key once, shares its database with the CLI and stops on SIGTERM", async () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-main-"))
-    const port = await freePort()
-    const environment = serverEnv(dataDir, port)
-    const server = start("src/main.ts", [], environment)
-    const base = `http://127.0.0.1:${port}`
+    const { server, base, environment } = await startServing("src/main.ts", [], (port) => serverEnv(dataDir, port))
     await waitFor(() => /swy_[A-Za-z0-9_-]{43}/.test(server.output()), "the printed key")
     const key = server.output().match(/swy_[A-Za-z0-9_-]{43}/)![0]
-    await waitFor(() => healthy(base), "healthz")
 
     const auth = { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` }
     const listed = await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(60_000) })
@@ -53,7 +49,7 @@ describe("the server process", () => {
 
     // A restart keeps the data and prints no new key; the revoked key stays revoked.
     const again = start("src/main.ts", [], environment)
-    await waitFor(() => healthy(base), "healthz after restart")
+    await serving(again, base, "healthz after restart")
     expect((await fetch(`${base}/v2/accounts`, { headers: auth, signal: AbortSignal.timeout(60_000) })).status).toBe(200)
     expect((await fetch(`${base}/v2/accounts`, { headers: readOnly, signal: AbortSignal.timeout(60_000) })).status).toBe(401)
     expect(again.output()).not.toMatch(/swy_/)

@@ -8,7 +8,7 @@ import type * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import parsePrometheusTextFormat, { type ParsedFamily } from "parse-prometheus-text-format"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, freePort, serverEnv, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -88,18 +88,17 @@ const startReceiver = () =>
 const startServer = (databaseUrl: string | undefined, extra: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const port = await freePort()
       const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-metrics-"))
-      const server = start("src/main.ts", [], serverEnv(dataDir, port, {
-        SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-        SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
-        SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-        SWITCHYARD_WEBHOOK_POLL_MS: "50",
-        ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-        ...extra
-      }), { inProcess: true })
-      const base = `http://127.0.0.1:${port}`
-      await waitFor(() => healthy(base), "healthz")
+      const encryptionKey = Crypto.randomBytes(32).toString("hex")
+      const { base, server } = await startServing("src/main.ts", [], (port) =>
+        serverEnv(dataDir, port, {
+          SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
+          SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
+          SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+          SWITCHYARD_WEBHOOK_POLL_MS: "50",
+          ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+          ...extra
+        }), { inProcess: true })
       return { base, server }
     }),
     ({ server }) =>

@@ -8,7 +8,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { ServerLifecycle } from "../src/Fleet/ServerLifecycle.js"
 import { clientFor } from "./support/Fixtures.js"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl, TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send } from "./support/Wire.js"
 
@@ -88,14 +88,13 @@ describe.skipIf(process.env.DATABASE_URL === undefined || process.env.DATABASE_U
       throughRelay.hostname = "127.0.0.1"
       throughRelay.port = String(relay.port)
       yield* Effect.promise(async () => {
-        const port = await freePort()
-        const base = `http://127.0.0.1:${port}`
-        const server = start("src/main.ts", [], serverEnv(Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-ready-")), port, {
-          DATABASE_URL: throughRelay.toString(),
-          SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex")
-        }), { inProcess: true })
+        const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-ready-"))
+        const encryptionKey = Crypto.randomBytes(32).toString("hex")
+        const { base, server } = await startServing("src/main.ts", [], (port) =>
+          serverEnv(dataDir, port, { DATABASE_URL: throughRelay.toString(), SWITCHYARD_ENCRYPTION_KEY: encryptionKey }), {
+          inProcess: true
+        })
         try {
-          await waitFor(() => healthy(base), "healthz")
           expect(await readyz(base)).toEqual({ status: 200, body: { status: "ready" } })
 
           relay.pause()

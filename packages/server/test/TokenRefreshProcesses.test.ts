@@ -5,7 +5,7 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 import {
   oauthConnectorYaml,
@@ -52,12 +52,11 @@ const scenario = async (databaseUrl: string, gate: TokenGate, sandbox: Awaited<R
     })
   const servers: Array<ReturnType<typeof start>> = []
   const startServer = async () => {
-    const port = await freePort()
-    const server = start("src/main.ts", [], environment(port), { inProcess: true })
-    servers.push(server)
-    const base = `http://127.0.0.1:${port}`
-    await waitFor(() => healthy(base), "healthz")
-    return base
+    const started = await startServing("src/main.ts", [], environment, {
+      inProcess: true,
+      started: (server) => servers.push(server)
+    })
+    return started.base
   }
   try {
     // one after the other: the first migrates the database, the second finds it migrated

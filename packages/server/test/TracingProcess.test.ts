@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { attributesOf, OtlpReceiverLive, OtlpReceiverService } from "./support/OtlpReceiver.js"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, startServing } from "./support/ServerProcess.js"
 
 const KEY = "swy_tracing_process_key_0123456789abcdef"
 
@@ -14,18 +14,18 @@ describe("traces from the server process", () => {
     Effect.gen(function*() {
       const receiver = Context.get(yield* Layer.build(OtlpReceiverLive), OtlpReceiverService)
       const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-tracing-"))
-      const port = yield* Effect.promise(freePort)
-      const server = start("src/main.ts", [], serverEnv(dataDir, port, {
-        SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-        LOG_LEVEL: "INFO",
-        LOG_FORMAT: "json",
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-        // no periodic export while the test runs: what arrives came with the flush on stop
-        OTEL_BSP_SCHEDULE_DELAY: "600000"
-      }))
-      const base = `http://127.0.0.1:${port}`
-      yield* Effect.promise(() => waitFor(() => healthy(base), "healthz"))
+      const { base, server } = yield* Effect.promise(() =>
+        startServing("src/main.ts", [], (port) =>
+          serverEnv(dataDir, port, {
+            SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
+            LOG_LEVEL: "INFO",
+            LOG_FORMAT: "json",
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+            OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+            // no periodic export while the test runs: what arrives came with the flush on stop
+            OTEL_BSP_SCHEDULE_DELAY: "600000"
+          }))
+      )
 
       const traceId = Crypto.randomBytes(16).toString("hex")
       const listed = yield* Effect.promise(() =>

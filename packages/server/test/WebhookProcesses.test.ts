@@ -7,7 +7,7 @@ import type * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Webhook } from "standardwebhooks"
-import { exited, freePort, healthy, serverEnv, start, waitFor } from "./support/ServerProcess.js"
+import { exited, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -113,14 +113,16 @@ const crashScenario = async (databaseUrl: string | undefined) => {
     SWITCHYARD_WEBHOOK_TIMEOUT_MS: "1500",
     SWITCHYARD_WEBHOOK_RETRY_SECONDS: "0,0,0,0,0,0,0,0,0,0"
   })
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
   const servers: Array<ReturnType<typeof start>> = []
+  // the restart may land on another port: the delivery it takes over is in the database
+  let base = ""
   const startServer = async () => {
-    const server = start("src/main.ts", [], environment(port), { inProcess: true })
-    servers.push(server)
-    await waitFor(() => healthy(base), "healthz")
-    return server
+    const started = await startServing("src/main.ts", [], environment, {
+      inProcess: true,
+      started: (server) => servers.push(server)
+    })
+    base = started.base
+    return started.server
   }
   try {
     const first = await startServer()
@@ -159,11 +161,11 @@ const twoProcessScenario = async (databaseUrl: string) => {
   const environment = environmentFor(databaseUrl, {})
   const servers: Array<ReturnType<typeof start>> = []
   const startServer = async () => {
-    const port = await freePort()
-    servers.push(start("src/main.ts", [], environment(port), { inProcess: true }))
-    const base = `http://127.0.0.1:${port}`
-    await waitFor(() => healthy(base), "healthz")
-    return base
+    const started = await startServing("src/main.ts", [], environment, {
+      inProcess: true,
+      started: (server) => servers.push(server)
+    })
+    return started.base
   }
   try {
     // one after the other: the first migrates the database

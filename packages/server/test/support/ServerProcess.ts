@@ -82,6 +82,23 @@ export const healthy = (base: string) =>
     }
   )
 
+/** A server process that exited before it answered health, with everything it wrote. */
+export class ExitedBeforeServing extends Error {
+  constructor(readonly output: string) {
+    super(`the server exited before it served:\n${output}`)
+  }
+}
+
+/**
+ * Waits until `server` answers health at `base`; a server that exits first fails at once with
+ * its output (rather than after the wait's timeout, with nothing to go on).
+ */
+export const serving = (server: ReturnType<typeof start>, base: string, what = "healthz") =>
+  waitFor(async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) return healthy(base)
+    throw new ExitedBeforeServing(server.output())
+  }, what)
+
 /**
  * Starts a server on a free port and waits until it answers health. A port found free can be
  * taken by a parallel test before the server binds it: a server that exits on EADDRINUSE is
@@ -103,13 +120,12 @@ export const startServing = async (
     const server = start(script, args, environment, options)
     options.started?.(server)
     const base = `http://127.0.0.1:${port}`
-    let lostPort = false
-    await waitFor(async () => {
-      if (server.child.exitCode === null && server.child.signalCode === null) return healthy(base)
-      lostPort = /EADDRINUSE/.test(server.output()) && attempt < 3
-      if (lostPort) return true
-      throw new Error(`the server exited before it served:\n${server.output()}`)
-    }, "healthz")
-    if (!lostPort) return { server, base, port, environment }
+    try {
+      await serving(server, base)
+      return { server, base, port, environment }
+    } catch (error) {
+      const lostPort = error instanceof ExitedBeforeServing && /EADDRINUSE/.test(error.output) && attempt < 3
+      if (!lostPort) throw error
+    }
   }
 }
