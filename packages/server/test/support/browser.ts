@@ -1,6 +1,6 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpServer, HttpServerError } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
@@ -106,22 +106,30 @@ export class ConnectServerUrl extends Context.Tag("Test/ConnectServerUrl")<Conne
  * fixtures use, SQL and config. Outbound calls may reach loopback (the sandbox).
  */
 export const ConnectTestServer = (overrides: Record<string, string> = {}) =>
-  Layer.unwrapEffect(Effect.map(Effect.promise(freePort), (port) => {
-    const url = `http://127.0.0.1:${port}`
-    const nodeServer = HttpServer.layerTestClient.pipe(
-      Layer.provide(NodeHttpClient.layerWithoutAgent),
-      Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
-      Layer.provideMerge(NodeServerLive({ port, host: "127.0.0.1" }))
-    )
-    return HttpApiBuilder.serve().pipe(
-      Layer.provide(AppLive),
-      Layer.merge(Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default)),
-      Layer.provideMerge(OutboundHttp.Default),
-      Layer.provideMerge(nodeServer),
-      Layer.provideMerge(TestDatabase({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1", ...overrides, SWITCHYARD_PUBLIC_URL: url })),
-      Layer.merge(Layer.succeed(ConnectServerUrl, url))
-    )
-  }))
+  Layer.unwrapEffect(Effect.map(Effect.promise(freePort), (port) => connectTestServerOn(port, overrides))).pipe(
+    // a port found free can be taken by a parallel test before the server binds it: take another
+    Layer.retry(Schedule.recurs(2).pipe(Schedule.whileInput(portTaken)))
+  )
+
+const portTaken = (error: unknown) =>
+  error instanceof HttpServerError.ServeError && (error.cause as { readonly code?: unknown } | undefined)?.code === "EADDRINUSE"
+
+const connectTestServerOn = (port: number, overrides: Record<string, string>) => {
+  const url = `http://127.0.0.1:${port}`
+  const nodeServer = HttpServer.layerTestClient.pipe(
+    Layer.provide(NodeHttpClient.layerWithoutAgent),
+    Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+    Layer.provideMerge(NodeServerLive({ port, host: "127.0.0.1" }))
+  )
+  return HttpApiBuilder.serve().pipe(
+    Layer.provide(AppLive),
+    Layer.merge(Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default)),
+    Layer.provideMerge(OutboundHttp.Default),
+    Layer.provideMerge(nodeServer),
+    Layer.provideMerge(TestDatabase({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1", ...overrides, SWITCHYARD_PUBLIC_URL: url })),
+    Layer.merge(Layer.succeed(ConnectServerUrl, url))
+  )
+}
 
 /** A message a page received, as the recorder on the embedding and opener pages keeps it. */
 export interface ReceivedMessage {
