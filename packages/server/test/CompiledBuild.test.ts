@@ -3,7 +3,7 @@ import { builtinConnectorSources } from "@switchyard/connectors"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { exited, freePort, healthy, waitFor } from "./support/ServerProcess.js"
+import { exited, launch, serveOnFreePort } from "./support/ServerProcess.js"
 
 /*
  * The server as `pnpm start` runs it: built to JavaScript (scripts/build.mjs: tsc --build of
@@ -38,7 +38,6 @@ const runNode = (args: ReadonlyArray<string>, environment: NodeJS.ProcessEnv) =>
 
 describe("the compiled server", () => {
   let server: ChildProcess | undefined
-  let output = ""
   let base = ""
 
   beforeAll(async () => {
@@ -46,23 +45,15 @@ describe("the compiled server", () => {
     // Nothing on stdout: `pnpm switchyard` builds before the CLI and keeps stdout for its answers.
     expect(build).toEqual({ code: 0, stdout: "", stderr: "" })
 
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    server = spawn(process.execPath, ["dist/main.js"], {
-      cwd: serverDir,
-      env: plainEnvironment({
+    const served = await serveOnFreePort((port) =>
+      launch(process.execPath, ["dist/main.js"], serverDir, plainEnvironment({
         SWITCHYARD_DATA_DIR: ":memory:",
         PORT: String(port),
         SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
         LOG_LEVEL: "WARN"
-      })
-    })
-    server.stdout!.on("data", (chunk) => (output += chunk))
-    server.stderr!.on("data", (chunk) => (output += chunk))
-    await waitFor(async () => {
-      if (server!.exitCode !== null) throw new Error(`node dist/main.js exited with ${server!.exitCode}:\n${output}`)
-      return healthy(base)
-    }, "healthz of node dist/main.js")
+      })), { what: "healthz of node dist/main.js" })
+    server = served.server.child
+    base = served.base
   })
 
   afterAll(async () => {

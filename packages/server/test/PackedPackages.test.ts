@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, freePort, healthy, waitFor } from "./support/ServerProcess.js"
+import { exited, launch, serveOnFreePort, waitFor } from "./support/ServerProcess.js"
 
 /*
  * The packages as an outsider gets them: api, client and server built and packed with
@@ -68,7 +68,6 @@ describe("the packed packages, installed outside the workspace", () => {
   let consumer = ""
   let typechecks: Record<"bundler" | "node16", { code: number | null; stdout: string; output: string }> | undefined
   let server: ChildProcess | undefined
-  let serverOutput = ""
   let base = ""
   let dataDir = ""
   /** The installed bin's environment: this node first on PATH, for its `#!/usr/bin/env node`. */
@@ -138,23 +137,15 @@ describe("the packed packages, installed outside the workspace", () => {
 
     // The server from the installed binary, on the embedded database in a temporary directory.
     dataDir = Path.join(work, "data")
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    server = spawn(Path.join(consumer, "node_modules/.bin/switchyard"), ["start"], {
-      cwd: consumer,
-      env: binEnvironment({
+    const served = await serveOnFreePort((port) =>
+      launch(Path.join(consumer, "node_modules/.bin/switchyard"), ["start"], consumer, binEnvironment({
         SWITCHYARD_DATA_DIR: dataDir,
         PORT: String(port),
         SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
         LOG_LEVEL: "WARN"
-      })
-    })
-    server.stdout!.on("data", (chunk) => (serverOutput += chunk))
-    server.stderr!.on("data", (chunk) => (serverOutput += chunk))
-    await waitFor(async () => {
-      if (server!.exitCode !== null) throw new Error(`switchyard start exited with ${server!.exitCode}:\n${serverOutput}`)
-      return healthy(base)
-    }, "healthz of switchyard start", minutes(5))
+      })), { what: "healthz of switchyard start", timeoutMs: minutes(5) })
+    server = served.server.child
+    base = served.base
   }, minutes(20))
 
   afterAll(async () => {

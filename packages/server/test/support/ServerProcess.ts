@@ -29,6 +29,21 @@ export const serverEnv = (dataDir: string, port: number, extra: Record<string, s
   return { ...rest, SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "WARN", ...extra }
 }
 
+/** A child process and everything it wrote so far (stdout and stderr together). */
+export interface Launched {
+  readonly child: ChildProcess
+  readonly output: () => string
+}
+
+/** Spawns `command`, keeping its output. */
+export const launch = (command: string, args: ReadonlyArray<string>, cwd: string, environment: NodeJS.ProcessEnv): Launched => {
+  const child = spawn(command, args, { cwd, env: environment })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  return { child, output: () => output }
+}
+
 /**
  * Runs `script` through tsx's CLI, or with `inProcess` as node itself with tsx's loader, so
  * that a SIGKILL reaches the script's process (tsx's CLI is a parent that cannot relay it).
@@ -38,13 +53,9 @@ export const start = (
   args: ReadonlyArray<string>,
   environment: NodeJS.ProcessEnv,
   options: { readonly inProcess?: boolean } = {}
-) => {
+): Launched => {
   const runner = options.inProcess === true ? ["--import", "tsx"] : [tsxCli]
-  const child = spawn(process.execPath, [...runner, script, ...args], { cwd: serverDir, env: environment })
-  let output = ""
-  child.stdout.on("data", (chunk) => (output += chunk))
-  child.stderr.on("data", (chunk) => (output += chunk))
-  return { child, output: () => output }
+  return launch(process.execPath, [...runner, script, ...args], serverDir, environment)
 }
 
 export const exited = (child: ChildProcess) =>
@@ -93,17 +104,36 @@ export class ExitedBeforeServing extends Error {
  * Waits until `server` answers health at `base`; a server that exits first fails at once with
  * its output (rather than after the wait's timeout, with nothing to go on).
  */
-export const serving = (server: ReturnType<typeof start>, base: string, what = "healthz") =>
+export const serving = (server: Launched, base: string, what = "healthz", timeoutMs?: number) =>
   waitFor(async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) return healthy(base)
     throw new ExitedBeforeServing(server.output())
-  }, what)
+  }, what, timeoutMs)
 
 /**
- * Starts a server on a free port and waits until it answers health. A port found free can be
- * taken by a parallel test before the server binds it: a server that exits on EADDRINUSE is
- * started again on another port; one that exits otherwise fails at once with its output.
+ * Launches a server on a free port and waits until it answers health. A port found free can
+ * be taken by a parallel test before the server binds it: a server that exits on EADDRINUSE
+ * is launched again on another port; one that exits otherwise fails at once with its output.
  */
+export const serveOnFreePort = async (
+  launchOn: (port: number) => Launched,
+  options: { readonly what?: string; readonly timeoutMs?: number } = {}
+) => {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const server = launchOn(port)
+    const base = `http://127.0.0.1:${port}`
+    try {
+      await serving(server, base, options.what, options.timeoutMs)
+      return { server, base, port }
+    } catch (error) {
+      const lostPort = error instanceof ExitedBeforeServing && /EADDRINUSE/.test(error.output) && attempt < 3
+      if (!lostPort) throw error
+    }
+  }
+}
+
+/** `serveOnFreePort` for a script of this package, run with tsx (see `start`). */
 export const startServing = async (
   script: string,
   args: ReadonlyArray<string>,
@@ -111,21 +141,15 @@ export const startServing = async (
   options: {
     readonly inProcess?: boolean
     /** Told of each process started, e.g. to stop it in a test's `finally` even if it never served. */
-    readonly started?: (server: ReturnType<typeof start>) => void
+    readonly started?: (server: Launched) => void
   } = {}
 ) => {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    const environment = environmentFor(port)
+  let environment: NodeJS.ProcessEnv = {}
+  const served = await serveOnFreePort((port) => {
+    environment = environmentFor(port)
     const server = start(script, args, environment, options)
     options.started?.(server)
-    const base = `http://127.0.0.1:${port}`
-    try {
-      await serving(server, base)
-      return { server, base, port, environment }
-    } catch (error) {
-      const lostPort = error instanceof ExitedBeforeServing && /EADDRINUSE/.test(error.output) && attempt < 3
-      if (!lostPort) throw error
-    }
-  }
+    return server
+  })
+  return { ...served, environment }
 }
