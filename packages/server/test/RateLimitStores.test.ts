@@ -47,15 +47,23 @@ const admitsLikeGcra = (store: SharedRateLimits) =>
     expect(waits[0]).toBe(0)
     waits.forEach((wait, i) => expect(wait).toBeLessThanOrEqual(100 * i + 1))
 
-    // a refusal takes no slot: the next call is refused again, told no longer a wait
-    const refused = yield* store.reserve(key, tenPerSecond, MAX_WAIT_MS)
-    expect(refused.admitted).toBe(false)
-    // a retry of an admitted call takes its turn however far
-    const retry = yield* store.reserve(key, tenPerSecond, undefined)
+    // a refusal takes no slot, and a retry takes its turn however far: shown at one slot per
+    // 10 s, so that the time the calls take cannot blur whose slot is whose
+    const slow = `${key}:slow`
+    const everyTenSeconds = rateOf(0.1)!
+    expect(yield* store.reserve(slow, everyTenSeconds, MAX_WAIT_MS)).toEqual({ admitted: true, waitMs: 0 })
+    const refusedOnce = yield* store.reserve(slow, everyTenSeconds, MAX_WAIT_MS)
+    const refusedAgain = yield* store.reserve(slow, everyTenSeconds, MAX_WAIT_MS)
+    expect([refusedOnce.admitted, refusedAgain.admitted]).toEqual([false, false])
+    expect(refusedAgain.waitMs).toBeLessThanOrEqual(refusedOnce.waitMs)
+    const retry = yield* store.reserve(slow, everyTenSeconds, undefined)
     expect(retry.admitted).toBe(true)
+    // the second slot: had the refusals taken slots, it would be the fourth (30 s away)
     expect(retry.waitMs).toBeGreaterThan(MAX_WAIT_MS)
-    const afterRetry = yield* store.reserve(key, tenPerSecond, undefined)
-    expect(afterRetry.waitMs).toBeGreaterThan(retry.waitMs)
+    expect(retry.waitMs).toBeLessThanOrEqual(10_000)
+    const afterRetry = yield* store.reserve(slow, everyTenSeconds, undefined)
+    expect(afterRetry.waitMs).toBeGreaterThan(10_000)
+    expect(afterRetry.waitMs).toBeLessThanOrEqual(20_000)
 
     // other accounts and other limits have buckets of their own
     const other = yield* store.reserve(`${key}:other`, tenPerSecond, MAX_WAIT_MS)
