@@ -4,7 +4,6 @@ import { Context, Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import {
@@ -16,6 +15,7 @@ import {
   waitForWorkers,
   workerExited
 } from "./support/FleetSupport.js"
+import { gatedProvider } from "./support/GatedProvider.js"
 import { OtlpReceiverLive, OtlpReceiverService } from "./support/OtlpReceiver.js"
 import { exited, freePort, serverEnv, start, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
@@ -94,52 +94,6 @@ const loggedAnswers = (server: ServerHandle) =>
 const drainLogged = (server: ServerHandle, worker: number) =>
   server.output().split("\n").some((line) =>
     line.includes(`message="draining: `) && new RegExp(` worker=${worker}( |$)`).test(line)
-  )
-
-interface Gate {
-  readonly hold: () => void
-  readonly release: () => void
-  /** Calls waiting at the gate. */
-  readonly waiting: () => number
-}
-
-/**
- * The provider behind a gate the test holds: while held, calls wait at the gate (counted as
- * they arrive) until released; then, as always, they go on to the sandbox.
- */
-const gatedProvider = (target: string) =>
-  Effect.acquireRelease(
-    Effect.async<{ readonly server: Http.Server; readonly url: string; readonly gate: Gate }>((resume) => {
-      let held: Array<() => void> | undefined
-      const forward = (incoming: Http.IncomingMessage, outgoing: Http.ServerResponse) => {
-        const upstream = Http.request(`${target}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(outgoing)
-        })
-        upstream.on("error", () => outgoing.destroy())
-        incoming.pipe(upstream)
-      }
-      const server = Http.createServer((incoming, outgoing) => {
-        if (held === undefined) forward(incoming, outgoing)
-        else held.push(() => forward(incoming, outgoing))
-      })
-      const gate: Gate = {
-        hold: () => void (held = held ?? []),
-        release: () => {
-          const waiting = held ?? []
-          held = undefined
-          waiting.forEach((go) => go())
-        },
-        waiting: () => held?.length ?? 0
-      }
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, gate })))
-    }),
-    ({ server }) =>
-      Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
   )
 
 const stop = async (server: ServerHandle) => {

@@ -4,6 +4,7 @@ import { Duration, Effect, Either, Layer, Option } from "effect"
 import { SwitchyardConfig } from "../src/Config.js"
 import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/Scheduler/ClusterJobPeriods.js"
 import { JobsRepo } from "../src/Scheduler/JobsRepo.js"
+import { ServerInstance } from "../src/Scheduler/ServerInstance.js"
 import { TestDatabase, testConfig } from "./support/TestServer.js"
 
 layer(JobsRepo.Default.pipe(Layer.provideMerge(TestDatabase())))("scheduled job claims", (it) => {
@@ -52,5 +53,30 @@ describe("cluster job periods (SWITCHYARD_JOB_PERIODS)", () => {
         expect(message).toContain("SWITCHYARD_JOB_PERIODS")
         expect(message).toContain("expire_idempotency_keys, request_log_retention")
       }
+    }))
+})
+
+layer(ServerInstance.Default.pipe(Layer.provideMerge(TestDatabase())))("a process's own standing", (it) => {
+  it.effect("a heartbeat on time keeps it; one after a silence longer than three heartbeats, or a lost row, counts a lapse", () =>
+    Effect.gen(function*() {
+      const instance = yield* ServerInstance
+      const sql = yield* SqlClient.SqlClient
+      const start = instance.standing()
+      yield* instance.heartbeat
+      expect(instance.mayHaveLapsedSince(start)).toBe(false)
+
+      // silent for longer than others wait before they take its claims over
+      yield* sql`UPDATE server_instances SET heartbeat_at = now() - make_interval(secs => ${instance.silenceSeconds + 1}) WHERE id = ${instance.id}`
+      yield* instance.heartbeat
+      expect(instance.mayHaveLapsedSince(start)).toBe(true)
+      const afterSilence = instance.standing()
+      yield* instance.heartbeat
+      expect(instance.mayHaveLapsedSince(afterSilence)).toBe(false)
+
+      // its row removed (as a stale one by another process): registered again, as lapsed
+      yield* sql`DELETE FROM server_instances WHERE id = ${instance.id}`
+      yield* instance.heartbeat
+      expect(instance.mayHaveLapsedSince(afterSilence)).toBe(true)
+      expect(yield* sql`SELECT 1 FROM server_instances WHERE id = ${instance.id}`).toHaveLength(1)
     }))
 })

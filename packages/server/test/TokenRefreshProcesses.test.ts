@@ -5,7 +5,7 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exited, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
+import { exited, postJson, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 import {
   oauthConnectorYaml,
@@ -23,20 +23,11 @@ import {
  */
 
 const KEY = "swy_test_refresh_key_0123456789abcdef"
-const auth = { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` }
-const REQUEST_TIMEOUT = 120_000
 const HOUR_MS = 3600 * 1000
 const CONNECTOR = "oauth-sandbox"
 
-const post = async (base: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT)
-  })
-  return { status: response.status, json: (await response.json()) as Record<string, any> }
-}
+const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  postJson(base, path, body, KEY, headers)
 
 const listOpportunities = (base: string, accountId: string) =>
   post(base, "/actions/rpc", { action: "list_opportunities" }, { "x-account-id": accountId })

@@ -19,18 +19,25 @@ export class ActionNotEnabled extends Data.TaggedError("ActionNotEnabled")<{
 }
 
 /**
- * Another run holds the Idempotency-Key: still `running`, or `releasing` (a failed run
- * freeing it). Retrying after `retryAfterSeconds` gets the stored result or a fresh run.
+ * Another run holds the Idempotency-Key: still `running`, `releasing` (a failed run freeing
+ * it), or `taken_over` (this process's run lost its claim to another process's). Retrying
+ * after `retryAfterSeconds` gets the stored result or a fresh run.
  */
 export class IdempotencyConflict extends Data.TaggedError("IdempotencyConflict")<{
   readonly key: string
-  readonly state: "running" | "releasing"
+  readonly state: "running" | "releasing" | "taken_over"
   readonly retryAfterSeconds: number
 }> {
   override get message() {
-    return this.state === "running"
-      ? `A request with Idempotency-Key ${this.key} is still running`
-      : `Idempotency-Key ${this.key} is being released; retry`
+    switch (this.state) {
+      case "running":
+        return `A request with Idempotency-Key ${this.key} is still running`
+      case "releasing":
+        return `Idempotency-Key ${this.key} is being released; retry`
+      case "taken_over":
+        return `The run of Idempotency-Key ${this.key} was taken over by another server process ` +
+          "(this one missed its heartbeats) and was stopped before its next provider request; retry for its result"
+    }
   }
 }
 

@@ -77,11 +77,11 @@ const incomingCall = (publicUrl: string): Effect.Effect<IncomingCall | null> =>
     }
   })
 
-/** What a run's refresh hook fails with instead of `failure`, remembered so the run can answer `failure`. */
-const standIn = (
-  standIns: Map<ActionError, AccountBlocked | AccountNotFound>,
-  failure: AccountBlocked | AccountNotFound
-): ActionError => {
+/** A failure met inside a run (by its refresh hook or its claim's watch), outside the engine's own failures. */
+type FailureWithinRun = AccountBlocked | AccountNotFound | IdempotencyConflict
+
+/** What a run's hook fails with instead of `failure`, remembered so the run can answer `failure`. */
+const standIn = (standIns: Map<ActionError, FailureWithinRun>, failure: FailureWithinRun): ProviderTransportError => {
   const stand = new ProviderTransportError({ reason: "unavailable", message: failure.message, url: "" })
   standIns.set(stand, failure)
   return stand
@@ -121,8 +121,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       started: number,
       kind: RequestLogEntry["kind"],
       logAction: string,
-      work: (runContext: RunContext) => Effect.Effect<A, ActionError, ProviderTransport>
-    ): Effect.Effect<{ readonly value: A; readonly calls: ReadonlyArray<RecordedCall> }, ActionError | AccountBlocked | AccountNotFound> =>
+      work: (runContext: RunContext) => Effect.Effect<A, ActionError, ProviderTransport>,
+      /** Checked before each provider request (a keyed write's claim is still this process's). */
+      beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>
+    ): Effect.Effect<{ readonly value: A; readonly calls: ReadonlyArray<RecordedCall> }, ActionError | FailureWithinRun> =>
       Effect.gen(function*() {
         // what must never leave in a capture, log or error: all but fields declared `secret: false`,
         // of every credentials the run uses (refreshed ones join)
@@ -138,12 +140,19 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           action: logAction,
           requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
         }, recorder)
+        // a run's hook may only fail with a run failure: an account found blocked meanwhile, or
+        // a claim taken over, travels as a stand-in and leaves the run as itself
+        const failedWithinRun = new Map<ActionError, FailureWithinRun>()
+        const watched = beforeEachRequest === undefined ? transport : ProviderTransport.of({
+          send: (request) =>
+            Effect.zipRight(
+              Effect.catchAll(beforeEachRequest, (takenOver) => Effect.fail(standIn(failedWithinRun, takenOver))),
+              transport.send(request)
+            )
+        })
         const settings = context.account.settings
         // only accounts holding an authorization-code OAuth2 token ever refresh; others read nothing more
         const refreshable = refresher.refreshable(context)
-        // a run's hook may only fail with a run failure: an account found blocked meanwhile
-        // travels as a stand-in, and leaves the run as itself
-        const blockedDuringRun = new Map<ActionError, AccountBlocked | AccountNotFound>()
         const refreshAccessToken = (rejectedAccessToken: string) =>
           refresher.afterRejection(context, rejectedAccessToken, recorder).pipe(
             Effect.map(using),
@@ -153,8 +162,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
                 : Effect.fail(ActionInputError.fromIssues([{ input: "credentials.accessToken", message: "is missing after the refresh" }]))
             ),
             Effect.catchTags({
-              AccountBlocked: (blocked) => Effect.fail(standIn(blockedDuringRun, blocked)),
-              AccountNotFound: (gone) => Effect.fail(standIn(blockedDuringRun, gone))
+              AccountBlocked: (blocked) => Effect.fail(standIn(failedWithinRun, blocked)),
+              AccountNotFound: (gone) => Effect.fail(standIn(failedWithinRun, gone))
             })
           )
         const run = Effect.gen(function*() {
@@ -167,11 +176,11 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             ...(refreshable ? { refreshAccessToken } : {})
           })
         }).pipe(
-          Effect.provideService(ProviderTransport, transport),
+          Effect.provideService(ProviderTransport, watched),
           Effect.mapError((failure) =>
             failure._tag === "AccountBlocked" || failure._tag === "AccountNotFound"
               ? failure
-              : blockedDuringRun.get(Cause.originalError(failure)) ?? redactActionFailure(failure, secrets)
+              : failedWithinRun.get(Cause.originalError(failure)) ?? redactActionFailure(failure, secrets)
           )
         )
 
@@ -237,19 +246,22 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
         }
         yield* lastRequests.touch(accountId)
-        const runOnce = Effect.map(
-          runForAccount(projectId, accountId, context, started, options.kind, actionId, (runContext) =>
-            runAction(context.connector, actionId, options.inputs ?? inputsFromRequest(action, parts), {
-              ...runContext,
-              downloads: options.downloads
-            })),
-          ({ calls, value }): ActionRunResult => ({ data: value.data, next: value.next, raw: () => calls.map(redactCall) })
-        )
+        const runOnce = (beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>) =>
+          Effect.map(
+            runForAccount(projectId, accountId, context, started, options.kind, actionId, (runContext) =>
+              runAction(context.connector, actionId, options.inputs ?? inputsFromRequest(action, parts), {
+                ...runContext,
+                downloads: options.downloads
+              }), beforeEachRequest),
+            ({ calls, value }): ActionRunResult => ({ data: value.data, next: value.next, raw: () => calls.map(redactCall) })
+          )
 
         const key = options.idempotencyKey
-        if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce
+        if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce()
         const scope = { projectId, accountId, key }
         const requestHash = sha256Hex(canonicalJson({ actionId, parts, inputs: options.inputs ?? null }))
+        // watched from before the claim: a missed heartbeat after it may have let another process take it over
+        const stillOurs = idempotency.watch(scope)
         if (!(yield* idempotency.claim(scope, requestHash, IDEMPOTENCY_TTL_SECONDS, abandonedAfterSeconds))) {
           const existing = yield* idempotency.find(scope)
           if (Option.isNone(existing)) {
@@ -270,7 +282,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           yield* Effect.annotateCurrentSpan("switchyard.idempotency.replayed", true)
           return { data: stored.data, next: stored.next, raw: () => [] }
         }
-        return yield* runOnce.pipe(
+        // a claim taken over stops the run before its next provider request: the other process runs the write
+        const ours = Effect.flatMap(stillOurs, (held) =>
+          held ? Effect.void : new IdempotencyConflict({ key, state: "taken_over", retryAfterSeconds: 1 }))
+        return yield* runOnce(ours).pipe(
           Effect.tap((result) => idempotency.complete(scope, { data: result.data, next: result.next ?? null })),
           Effect.onError(() => idempotency.release(scope))
         )

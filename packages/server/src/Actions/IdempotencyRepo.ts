@@ -60,13 +60,39 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
     // A record that does not decode is a fault of the store, like a failed query: both are defects.
     const find = (scope: IdempotencyScope) => findRecord(scope).pipe(Effect.orDie)
 
+    /** Records the run's result, unless another process took the claim over meanwhile. */
     const complete = (scope: IdempotencyScope, response: unknown) =>
       sql`
         UPDATE idempotency_keys SET state = 'done', response = ${JSON.stringify(response)}::jsonb
-        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}`.pipe(
+        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
+          AND state = 'running' AND instance_id = ${instance.id}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )
+
+    const holds = (scope: IdempotencyScope) =>
+      sql`
+        SELECT 1 AS held FROM idempotency_keys
+        WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
+          AND state = 'running' AND instance_id = ${instance.id}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    /**
+     * For a run about to `claim` the key: an effect telling, before each provider request,
+     * whether the claim is still this process's. Another process takes a claim over only
+     * after this one missed heartbeats, so while they kept up this costs nothing; otherwise
+     * the process beats first (no one takes its claims over for a while from then on) and
+     * reads whose the claim is.
+     */
+    const watch = (scope: IdempotencyScope): Effect.Effect<boolean> => {
+      let since = instance.standing()
+      return Effect.suspend(() =>
+        instance.mayHaveLapsedSince(since)
+          ? Effect.zipRight(instance.heartbeat, holds(scope)).pipe(
+            Effect.tap((held) => Effect.sync(() => held && (since = instance.standing())))
+          )
+          : Effect.succeed(true)
+      )
+    }
 
     /** A failed run frees its key, so a retry runs again (unless another process took the claim over). */
     const release = (scope: IdempotencyScope) =>
@@ -84,7 +110,7 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
         WHERE i.project_id = e.project_id AND i.account_id = e.account_id AND i.key = e.key
         RETURNING 1 AS n`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
 
-    return { claim, find, complete, release, deleteExpired } as const
+    return { claim, watch, find, complete, release, deleteExpired } as const
   }),
   dependencies: [ServerInstance.Default]
 }) {}

@@ -33,11 +33,43 @@ export class ServerInstance extends Effect.Service<ServerInstance>()("Switchyard
       () => Effect.ignore(sql`DELETE FROM server_instances WHERE id = ${id}`)
     )
 
-    /** Marks this process alive (registering it again if its row was removed meanwhile). */
-    const heartbeat = sql`
-      INSERT INTO server_instances (id) VALUES (${id})
-      ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.pipe(Effect.asVoid, Effect.orDie)
+    // What this process knows of its own standing: when its last heartbeat was sent, and how
+    // many times a heartbeat found it had been silent long enough to count as gone (its claims
+    // could then have been taken over by another process).
+    let lastBeatAt = Date.now()
+    let lapses = 0
 
-    return { id, heartbeat, silenceSeconds } as const
+    /** Marks this process alive (registering it again if its row was removed meanwhile). */
+    const heartbeat = Effect.suspend(() => {
+      const sentAt = Date.now()
+      return sql<{ readonly kept: boolean }>`
+        WITH previous AS (SELECT heartbeat_at FROM server_instances WHERE id = ${id})
+        INSERT INTO server_instances (id) VALUES (${id})
+        ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
+        RETURNING coalesce((SELECT heartbeat_at FROM previous) > now() - make_interval(secs => ${silenceSeconds}), false) AS kept`
+        .pipe(
+          Effect.tap((rows) =>
+            Effect.sync(() => {
+              if (rows[0]?.kept !== true) lapses++
+              lastBeatAt = Math.max(lastBeatAt, sentAt)
+            })
+          ),
+          Effect.asVoid,
+          Effect.orDie
+        )
+    })
+
+    /** A mark of this process's standing now, to ask later whether it may have lapsed since. */
+    const standing = () => lapses
+
+    /**
+     * Whether another process may have counted this one as gone since `since` (a `standing()`):
+     * a heartbeat found it silent too long, or none was sent for two heartbeats (a stalled
+     * process, or a database that does not answer), so the third missed one may be near.
+     */
+    const mayHaveLapsedSince = (since: number) =>
+      lapses !== since || Date.now() - lastBeatAt > (silenceSeconds - config.instanceHeartbeatSeconds) * 1000
+
+    return { id, heartbeat, silenceSeconds, standing, mayHaveLapsedSince } as const
   })
 }) {}

@@ -153,3 +153,24 @@ export const startServing = async (
   })
   return { ...served, environment }
 }
+
+/** POSTs JSON to a server process with an API key (Basic auth): its status, headers and JSON answer. */
+export const postJson = async (
+  base: string,
+  path: string,
+  body: unknown,
+  apiKey: string,
+  headers: Record<string, string> = {}
+) => {
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`,
+      "content-type": "application/json",
+      ...headers
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(300_000)
+  })
+  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> }
+}
