@@ -41,8 +41,17 @@ const aliasBomb = [
   "actions: *j"
 ].join("\n")
 
-/** [label, YAML, what the message must name]: each from the issue or one limit of ParseLimits. */
-const payloads: ReadonlyArray<readonly [string, string, string]> = [
+/**
+ * CPU time a refused registration of a document of about 500 KB may cost: reading that much
+ * YAML costs 150-250 ms by itself (the unfixed code accepted the alias case: the 422 shows it).
+ */
+const LARGE_DOCUMENT_CPU_BOUND_MS = 1000
+
+/**
+ * [label, YAML, what the message must name, CPU bound if not CPU_BOUND_MS]: each from the
+ * issue or one limit of ParseLimits.
+ */
+const payloads: ReadonlyArray<readonly [string, string, string, number?]> = [
   ["parentheses 10,000 deep (20 KB)", withData(`{{${nested("(", "1", ")", 10_000)}}}`), "maxExpressionLength"],
   ["parentheses 2,000 deep", withData(`{{${nested("(", "1", ")", 2000)}}}`), "maxExpressionDepth"],
   ["lower( 5,000 deep", withData(`{{${nested("lower(", "'a'", ")", 5000)}}}`), "maxExpressionLength"],
@@ -64,7 +73,8 @@ const payloads: ReadonlyArray<readonly [string, string, string]> = [
   [
     "50 aliases of a 500 KB string",
     `${withData("x")}blob: &b "${"x".repeat(500_000)}"\ncopies: [${Array(50).fill("*b").join(", ")}]\n`,
-    "maxExpandedChars"
+    "maxExpandedChars",
+    LARGE_DOCUMENT_CPU_BOUND_MS
   ],
   ["a document over 512 KiB", `${withData("x")}padding: "${"y".repeat(defaultParseLimits.maxBytes)}"\n`, "maxBytes"]
 ]
@@ -121,11 +131,15 @@ layer(TestServer(), { excludeTestServices: true })("hostile connectors", (it) =>
       expect((yield* register(valid)).status).toBe(201)
       expect(yield* storedVersions(projectId)).toBe(1)
 
-      for (const [label, yaml, limit] of payloads) {
-        const { result: { cpuMs, result: response }, latencies } = yield* whileHealthChecked(cpuTime(register(yaml)))
+      for (const [label, yaml, limit, cpuBoundMs = CPU_BOUND_MS] of payloads) {
+        // the registration's CPU alone: the health poller's work grows with the wall time a busy
+        // machine takes, so it is not counted; the poller runs beside a second registration
+        const { cpuMs, result: response } = yield* cpuTime(register(yaml))
+        const { result: again, latencies } = yield* whileHealthChecked(register(yaml))
+        expect(again.status).toBe(422)
         const body = expectErrorBody(response, 422)
         expect({ label, message: body.message }).toEqual({ label, message: expect.stringContaining(`(${limit}`) })
-        expect(cpuMs, `CPU ms for ${label}`).toBeLessThan(CPU_BOUND_MS)
+        expect(cpuMs, `CPU ms for ${label}`).toBeLessThan(cpuBoundMs)
         yield* Effect.logInfo(
           `hostile connector "${label}": ${response.status} after ${cpuMs.toFixed(1)} ms CPU; ` +
             `/healthz max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} requests`
