@@ -1,14 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { startSandbox } from "@switchyard/sandbox"
 import { Effect } from "effect"
-import * as Crypto from "node:crypto"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { type Process, stopAll } from "./support/FleetSupport.js"
 import { gatedProvider } from "./support/GatedProvider.js"
 import { sandboxBambooAccount } from "./support/SandboxLayer.js"
-import { postJson, serverEnv, startServing, waitFor } from "./support/ServerProcess.js"
+import { postJson, sharedDatabaseEnv, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 
 /*
@@ -33,15 +29,7 @@ describe.skipIf(!postgres)("idempotency when a process stalls", () => {
       )
       const provider = yield* gatedProvider(sandbox.hris.url)
       yield* Effect.promise(async () => {
-        const encryptionKey = Crypto.randomBytes(32).toString("hex")
-        const environmentFor = (port: number) =>
-          serverEnv(Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-takeover-")), port, {
-            DATABASE_URL: databaseUrl,
-            SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-            SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
-            SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-            SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS: "1"
-          })
+        const environmentFor = sharedDatabaseEnv(databaseUrl, KEY, { SWITCHYARD_INSTANCE_HEARTBEAT_SECONDS: "1" })
         const servers: Array<Process> = []
         const serve = () => startServing("src/main.ts", [], environmentFor, { inProcess: true, started: (server) => servers.push(server) })
         try {

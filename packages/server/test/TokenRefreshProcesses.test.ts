@@ -2,10 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { startSandbox } from "@switchyard/sandbox"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
-import { exited, postJson, serverEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
+import { exited, postJson, sharedDatabaseEnv, type start, startServing, waitFor } from "./support/ServerProcess.js"
 import { freshDatabaseUrl } from "./support/TestServer.js"
 import {
   oauthConnectorYaml,
@@ -33,14 +30,7 @@ const listOpportunities = (base: string, accountId: string) =>
   post(base, "/actions/rpc", { action: "list_opportunities" }, { "x-account-id": accountId })
 
 const scenario = async (databaseUrl: string, gate: TokenGate, sandbox: Awaited<ReturnType<typeof startSandbox>>) => {
-  const encryptionKey = Crypto.randomBytes(32).toString("hex")
-  const environment = (port: number) =>
-    serverEnv(Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-refresh-")), port, {
-      DATABASE_URL: databaseUrl,
-      SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-      SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
-      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1"
-    })
+  const environment = sharedDatabaseEnv(databaseUrl, KEY)
   const servers: Array<ReturnType<typeof start>> = []
   const startServer = async () => {
     const started = await startServing("src/main.ts", [], environment, {

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Net from "node:net"
+import * as Os from "node:os"
 import * as Path from "node:path"
 
 /*
@@ -173,4 +176,21 @@ export const postJson = async (
     signal: AbortSignal.timeout(300_000)
   })
   return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> }
+}
+
+/**
+ * The environment of one of several server processes on one PostgreSQL database, by port: a
+ * data directory of its own, the API key to bootstrap, one encryption key for all of them
+ * (each reads what another stored), and outbound calls allowed to loopback (the sandbox).
+ */
+export const sharedDatabaseEnv = (databaseUrl: string, apiKey: string, extra: Record<string, string> = {}) => {
+  const encryptionKey = Crypto.randomBytes(32).toString("hex")
+  return (port: number) =>
+    serverEnv(Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-shared-")), port, {
+      DATABASE_URL: databaseUrl,
+      SWITCHYARD_BOOTSTRAP_API_KEY: apiKey,
+      SWITCHYARD_ENCRYPTION_KEY: encryptionKey,
+      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+      ...extra
+    })
 }
