@@ -12,6 +12,8 @@ interface Parameter {
 
 interface Operation {
   readonly operationId: string
+  readonly summary?: string
+  readonly description?: string
   readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly parameters: ReadonlyArray<Parameter>
   readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: JsonSchema }> }>
@@ -29,8 +31,9 @@ interface JsonSchema {
 
 interface Document {
   readonly openapi: string
-  readonly info: { readonly title: string; readonly version: string }
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string }
   readonly paths: Record<string, Record<string, Operation>>
+  readonly tags?: ReadonlyArray<{ readonly name: string; readonly description?: string }>
   readonly components: {
     readonly schemas: Record<string, JsonSchema>
     readonly securitySchemes: Record<string, { readonly type: string; readonly scheme?: string }>
@@ -215,6 +218,23 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
         }
       }
       expect(mismatches).toEqual([])
+    }))
+
+  it.effect("every operation has a summary and a description, and every group a description", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation }))
+      )
+      expect(operations.length).toBeGreaterThanOrEqual(65)
+      const written = (text: string | undefined) => text !== undefined && text.trim().length > 0
+      expect(operations.filter(({ operation }) => !written(operation.summary)).map(({ name }) => name)).toEqual([])
+      expect(operations.filter(({ operation }) => !written(operation.description)).map(({ name }) => name)).toEqual([])
+      // the summary names the operation in the docs page's sidebar: two alike would be indistinguishable
+      const summaries = operations.map(({ operation }) => operation.summary)
+      expect(summaries.filter((summary, index) => summaries.indexOf(summary) !== index)).toEqual([])
+      expect(operations.filter(({ operation }) => operation.summary === operation.description)).toEqual([])
+      expect((document.tags ?? []).filter((tag) => !written(tag.description)).map((tag) => tag.name)).toEqual([])
     }))
 
   it.effect("GET /docs serves an HTML page that loads no external script", () =>
