@@ -169,20 +169,35 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("list_accounts", "/v2/accounts")
       .setUrlParams(ListAccountsParams)
       .addSuccess(Schema.Union(AccountsPage, Schema.Array(Account)))
-      .annotate(OpenApi.Description, "Paginated envelope, or a bare array when page and page_size are both omitted")
+      .annotate(OpenApi.Summary, "List accounts")
+      .annotate(
+        OpenApi.Description,
+        "The project's linked accounts, never their credentials. Filters take comma-separated or repeated values; `search` matches the account name or owner username (case-insensitive). Paginated envelope `{data, page, page_size, total, next_page}` (`page` from 1, `page_size` 1..100, default 25), or a bare array of every match when page and page_size are both omitted"
+      )
   )
   .add(
     HttpApiEndpoint.get("list_account_filters", "/v2/accounts/filters")
       .addSuccess(AccountFilters)
+      .annotate(OpenApi.Summary, "List the values to filter accounts by")
+      .annotate(
+        OpenApi.Description,
+        "The distinct connector keys (labelled with the connector's title), account ids (labelled with the account name), owner ids and statuses among the project's accounts, as `{value, label}` options for filter pickers; pass the values to list_accounts"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_account")`/v2/accounts/${AccountId}`
       .setUrlParams(ExpandParams)
       .addSuccess(Account)
+      .annotate(OpenApi.Summary, "Get an account")
+      .annotate(
+        OpenApi.Description,
+        "One linked account of the project (404 otherwise), never its credentials. `expand` adds `connector`, `connector_profile`, `last_request` (when the account was last active) and `actions` (each flagged with whether its connector profile enables it); they are null unless expanded"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_account_meta")`/v2/accounts/${AccountId}/meta`
       .addSuccess(AccountMeta)
+      .annotate(OpenApi.Summary, "Get what an account can do")
       .annotate(
         OpenApi.Description,
         "The account's connector, categories and the unified operations it can serve (implemented by its connector version and enabled by its connector profile)"
@@ -193,16 +208,28 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       .setUrlParams(ExpandParams)
       .setPayload(PatchAccount)
       .addSuccess(Account)
+      .annotate(OpenApi.Summary, "Change an account's status")
+      .annotate(
+        OpenApi.Description,
+        "Sets `status` and/or `status_reasons` (at least one, else 422; a reason without `timestamp` gets the current time) and answers the account; webhooks hear `account.updated`. A suspended, expired or disabled account answers 412 to actions and unified calls until it is active again"
+      )
   )
   .add(
     HttpApiEndpoint.del("delete_account")`/v2/accounts/${AccountId}`
       .addSuccess(HttpApiSchema.NoContent)
+      .annotate(OpenApi.Summary, "Delete an account")
+      .annotate(
+        OpenApi.Description,
+        "Removes the linked account with its stored credentials: 204, or 404 for an id the project does not have; webhooks hear `account.deleted`"
+      )
   )
   .add(
     HttpApiEndpoint.post("create_account", "/v2/accounts")
       .setPayload(CreateAccount)
       .addSuccess(Account, { status: 201 })
+      .annotate(OpenApi.Summary, "Link an account")
       .annotate(OpenApi.Description, "Link an account from server-side code (beyond the spec)")
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Linked accounts: a customer's connection to one provider, with its credentials stored encrypted and never returned")
 {}

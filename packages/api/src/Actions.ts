@@ -50,10 +50,12 @@ export class ActionsGroup extends HttpApiGroup.make("actions")
       .setHeaders(IdempotentAccountHeaders)
       .setPayload(ActionRpcRequest)
       .addSuccess(ActionRpcResponse)
+      .annotate(OpenApi.Summary, "Run a connector action")
       .annotate(
         OpenApi.Description,
-        "Runs a connector action for the account in x-account-id. An Idempotency-Key on a write action returns the first result for 24 hours instead of running again."
+        "Runs a connector action for the account in x-account-id. An Idempotency-Key on a write action returns the first result for 24 hours instead of running again (the same key with a different request is 422; while the first run is still going, a retry is 409 with Retry-After). An action the account's connector profile does not enable is 403, an unknown one 404; a suspended, expired or disabled account, or one of an inactive profile, 412. Provider failures: a 4xx answer is 400 with `data` and `provider_errors`, 5xx or unreachable 502, a timeout 408 and rate limiting 429, both with Retry-After. Full Access or Actions keys."
       )
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Run one connector action for one linked account")
 {}

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AccountsGroup } from "./Accounts.js"
 import { ActionsGroup } from "./Actions.js"
+import { API_INTRODUCTION } from "./ApiIntroduction.js"
 import { ConnectorProfilesGroup } from "./ConnectorProfiles.js"
 import { ConnectorsGroup } from "./Connectors.js"
 import { ConnectSessionsGroup } from "./ConnectSessions.js"
@@ -66,6 +67,6 @@ export class Api extends HttpApi.make("switchyard")
   .addError(BadGatewayBody)
   .annotate(OpenApi.Title, "Switchyard")
   .annotate(OpenApi.Version, "2.0.0")
-  .annotate(OpenApi.Description, "Self-hostable integration platform: accounts, connectors, actions and unified APIs")
+  .annotate(OpenApi.Description, API_INTRODUCTION)
   .annotate(OpenApi.Transform, (spec) => documentOpenUnifiedRequestBodies(documentDecodeErrorsAsBadRequest(spec)))
 {}

@@ -171,29 +171,39 @@ export class ConnectSessionsGroup extends HttpApiGroup.make("connect_sessions")
       .setPayload(CreateConnectSession)
       .addSuccess(CreatedConnectSession, { status: 201 })
       .middleware(Authentication)
-      .annotate(OpenApi.Description, "Start linking an account for an end user; call it from server-side code only")
+      .annotate(OpenApi.Summary, "Create a connect session")
+      .annotate(OpenApi.Description, "Start linking an account for an end user; call it from server-side code only. Answers the session's `token` (shown once) and `auth_link_url`, the hosted connect page to send the end user to; the token links one account and expires after `expires_in` seconds (default 1800, at most 7 days)")
   )
   .add(
     HttpApiEndpoint.post("authenticate_connect_session", "/connect_sessions/authenticate")
       .setPayload(AuthenticateConnectSession)
       .addSuccess(AuthenticatedConnectSession)
+      .annotate(OpenApi.Summary, "Open a connect session by its token")
       .annotate(OpenApi.Description, "The session behind a token and the connectors it may link: the token is the credential")
   )
   .add(
     HttpApiEndpoint.post("link_connect_account", "/connect_sessions/link")
       .setPayload(LinkConnectAccount)
       .addSuccess(ConnectLinked)
+      .annotate(OpenApi.Summary, "Link an account through a connect session")
       .annotate(OpenApi.Description, "Link an account with entered credentials (the connect page's call): the token is the credential")
   )
   .add(
     HttpApiEndpoint.post("start_connect_oauth2", "/connect_sessions/oauth2/authorize")
       .setPayload(StartConnectOAuth2)
       .addSuccess(ConnectOAuth2Started)
+      .annotate(OpenApi.Summary, "Start OAuth2 linking for a connect session")
       .annotate(OpenApi.Description, "Start an OAuth2 authorization for the session (the connect page's call)")
   )
   .add(
     HttpApiEndpoint.get("get_connect_session")`/connect_sessions/${SessionId}`
       .addSuccess(ConnectSession)
       .middleware(Authentication)
+      .annotate(OpenApi.Summary, "Get a connect session")
+      .annotate(
+        OpenApi.Description,
+        "A session of the project by id (404 otherwise), never its token: `status` is pending, completed (with the `account_id` it linked), failed (with `failure_reason`), or expired once `expires_at` has passed unused"
+      )
   )
+  .annotate(OpenApi.Description, "Let end users link their own accounts on the hosted connect page: create a session from your backend and send them to its auth_link_url")
 {}

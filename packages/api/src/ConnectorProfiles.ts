@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
 import { commaSeparated, expandParam, PageNumber, PageOf, PageSize, strictObject, Uuid } from "./Params.js"
@@ -95,27 +95,53 @@ export class ConnectorProfilesGroup extends HttpApiGroup.make("connector_profile
     HttpApiEndpoint.get("list_connector_profiles", "/v2/connector_profiles")
       .setUrlParams(ListConnectorProfilesParams)
       .addSuccess(Schema.Union(ConnectorProfilesPage, Schema.Array(ConnectorProfile)))
+      .annotate(OpenApi.Summary, "List connector profiles")
+      .annotate(
+        OpenApi.Description,
+        "The project's connector profiles; filter by `connector_key` (comma-separated or repeated) and `active`. `expand` adds `connector`, `version` (the version the profile resolves to now), `accounts_count` and `enabled_actions_count` (null unless expanded). Paginated envelope when page or page_size is given, else a bare array"
+      )
   )
   .add(
     HttpApiEndpoint.post("create_connector_profile", "/v2/connector_profiles")
       .setUrlParams(CreateExpansions)
       .setPayload(CreateConnectorProfile)
       .addSuccess(ConnectorProfile, { status: 201 })
+      .annotate(OpenApi.Summary, "Create a connector profile")
+      .annotate(
+        OpenApi.Description,
+        "How the project uses one connector: the version its accounts run (exact, `latest` or a semver range such as 1.x; default latest), the actions they may run (default every action of that version), `account_settings` every account linked through it receives, and `setup` values (the project's OAuth app) stored encrypted and never shown again. A version or action id the connector does not have is 422 naming it; `enabled_actions_count` cannot be expanded here (read it back with GET)"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_connector_profile")`/v2/connector_profiles/${ProfileId}`
       .setUrlParams(AllExpansions)
       .addSuccess(ConnectorProfile)
+      .annotate(OpenApi.Summary, "Get a connector profile")
+      .annotate(
+        OpenApi.Description,
+        "One profile of the project by id (a UUID; 404 otherwise). Its `setup` values are never shown: `setup_fields_set` names the ones stored"
+      )
   )
   .add(
     HttpApiEndpoint.patch("update_connector_profile")`/v2/connector_profiles/${ProfileId}`
       .setUrlParams(AllExpansions)
       .setPayload(UpdateConnectorProfile)
       .addSuccess(ConnectorProfile)
+      .annotate(OpenApi.Summary, "Update a connector profile")
+      .annotate(
+        OpenApi.Description,
+        "Changes only the fields given; accounts linked through the profile run on what it resolves to from their next call. `active: false` switches the integration off (its accounts' calls answer 412); a version or action id the connector does not have is 422"
+      )
   )
   .add(
     HttpApiEndpoint.del("delete_connector_profile")`/v2/connector_profiles/${ProfileId}`
       .addSuccess(HttpApiSchema.NoContent)
+      .annotate(OpenApi.Summary, "Delete a connector profile")
+      .annotate(
+        OpenApi.Description,
+        "204; a profile that accounts still link through is 409 (relink or delete them first)"
+      )
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "How a project uses a connector: the version its accounts run, the actions they may run, shared account settings and the project's OAuth app")
 {}

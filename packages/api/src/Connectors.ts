@@ -191,36 +191,70 @@ export class ConnectorsGroup extends HttpApiGroup.make("connectors")
       .setUrlParams(CreateConnectorParams)
       .setPayload(CreateConnector)
       .addSuccess(Connector, { status: 201 })
+      .annotate(OpenApi.Summary, "Register a custom connector")
+      .annotate(
+        OpenApi.Description,
+        "A new connector version for this project only, which takes precedence over a built-in with the same key. From YAML (`{yaml, force?}`): the version must be new and semver-greater than the latest unless `force`; the same version with identical content answers the stored one, with other content 409 while the project keeps versions immutable (its default); a document over the bounds, with an invalid expression or duplicate keys is 422 naming each path with its line and column. From an MCP server (`{mcp_server_url, title?}`): the server is probed for how it authenticates and the connector is created without actions; it must be a public address unless SWITCHYARD_OUTBOUND_ALLOWLIST allows it"
+      )
   )
   .add(
     HttpApiEndpoint.get("list_connectors", "/v2/connectors")
       .setUrlParams(ListConnectorsParams)
       .addSuccess(Schema.Union(ConnectorsPage, Schema.Array(Connector)))
+      .annotate(OpenApi.Summary, "List connectors")
+      .annotate(
+        OpenApi.Description,
+        "The catalog: the latest version of every built-in connector and of each of the project's custom ones, by key (a custom connector before a built-in of the same key). Filter by `key` and `category` (comma-separated or repeated); `expand=accounts_count,connector_profiles_count` adds usage counts and sorts by usage, highest first. Each connector's `authentication_methods[].config_fields` are the credentials an account of it needs. Paginated envelope when page or page_size is given, else a bare array"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_connector")`/v2/connectors/${ConnectorId}`
       .setUrlParams(GetConnectorParams)
       .addSuccess(Connector)
-      .annotate(OpenApi.Description, "Id form key[@version][~owner]; owner wildcards builtin and custom")
+      .annotate(OpenApi.Summary, "Get a connector")
+      .annotate(
+        OpenApi.Description,
+        "Id form key[@version][~owner]; owner wildcards builtin and custom; the `version` (or `latest`) and `owner` parameters override the id's, and the highest stable version is used when none is given. `expand` adds actions, versions, changelog and usage counts (null unless expanded); `connector_profile_id` (only with `expand=actions`, else 400) flags each action enabled or not for that profile, enabled ones first. A key the project cannot see is 404"
+      )
   )
   .add(
     HttpApiEndpoint.del("delete_connector")`/v2/connectors/${ConnectorId}`
       .addSuccess(HttpApiSchema.NoContent)
-      .annotate(OpenApi.Description, "Id must be exactly key@version of a custom connector")
+      .annotate(OpenApi.Summary, "Delete a custom connector version")
+      .annotate(
+        OpenApi.Description,
+        "Id must be exactly key@version of a custom connector: a built-in version is 403, a version a connector profile resolves to or accounts are linked to is 409"
+      )
   )
   .add(
     HttpApiEndpoint.get("list_connector_versions")`/v2/connectors/${ConnectorId}/versions`
       .addSuccess(Schema.Array(ConnectorVersion))
+      .annotate(OpenApi.Summary, "List a connector's versions")
+      .annotate(
+        OpenApi.Description,
+        "Every registry version of the connector the project can see, built-in and custom, newest first (the versions a connector profile may pin); only the key part of the id is used, and a key the project cannot see is 404"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_connector_action")`/v2/connectors/${ConnectorId}/actions/${ActionId}`
       .setUrlParams(ActionDetailParams)
       .addSuccess(ConnectorActionDetail)
+      .annotate(OpenApi.Summary, "Get a connector action")
+      .annotate(
+        OpenApi.Description,
+        "One action's definition: its inputs, categories and required scopes, and with `expand=steps,result` the steps it runs and the result it maps (null unless expanded). The connector id, `version` and `owner` resolve as in get_connector; an unknown action is 404"
+      )
   )
   .add(
     HttpApiEndpoint.get("get_connector_event_action")`/v2/connectors/${ConnectorId}/event_actions/${EventId}`
       .setUrlParams(ActionDetailParams)
       .addSuccess(ConnectorActionDetail)
+      .annotate(OpenApi.Summary, "Get a connector event action")
+      .annotate(
+        OpenApi.Description,
+        "How the connector processes an event its provider sends (the inbound counterpart of an action), in the shape and with the query parameters of get_connector_action; an unknown event action is 404"
+      )
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Connector definitions (StackOne-compatible YAML, versioned by semver): the built-in catalog and the project's custom connectors")
 {}

@@ -126,6 +126,7 @@ export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
     HttpApiEndpoint.get("list_request_logs", "/requests/logs")
       .setUrlParams(ListRequestLogsParams)
       .addSuccess(RequestLogsPage)
+      .annotate(OpenApi.Summary, "List request logs")
       .annotate(
         OpenApi.Description,
         "The project's action runs (RPC, unified, MCP), newest first by default; lists are comma-separated or repeated; each filter may also be given as filter[<name>]. Kept SWITCHYARD_REQUEST_LOG_RETENTION_DAYS days"
@@ -134,7 +135,9 @@ export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
   .add(
     HttpApiEndpoint.get("get_request_log")`/requests/logs/${RequestLogId}`
       .addSuccess(RequestLogResult)
+      .annotate(OpenApi.Summary, "Get a request log entry")
       .annotate(OpenApi.Description, "One entry with its provider calls (step_requests), their bodies when the project keeps them")
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Every action run of the project (RPC, unified, MCP) with its provider calls")
 {}

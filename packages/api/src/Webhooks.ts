@@ -157,35 +157,58 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("create_webhook", "/webhooks")
       .setPayload(CreateWebhookEndpoint)
       .addSuccess(WebhookEndpointWithSecret, { status: 201 })
+      .annotate(OpenApi.Summary, "Create a webhook endpoint")
       .annotate(OpenApi.Description, "Register an endpoint for the project's events; the signing secret is shown once")
   )
   .add(
     HttpApiEndpoint.get("list_webhooks", "/webhooks")
       .setUrlParams(ListWebhooksParams)
       .addSuccess(WebhookEndpointList)
+      .annotate(OpenApi.Summary, "List webhook endpoints")
       .annotate(OpenApi.Description, "The project's endpoints, oldest first, a page at a time (follow `next`)")
   )
-  .add(HttpApiEndpoint.get("get_webhook")`/webhooks/${EndpointId}`.addSuccess(WebhookEndpoint))
+  .add(
+    HttpApiEndpoint.get("get_webhook")`/webhooks/${EndpointId}`
+      .addSuccess(WebhookEndpoint)
+      .annotate(OpenApi.Summary, "Get a webhook endpoint")
+      .annotate(
+        OpenApi.Description,
+        "One endpoint of the project (404 otherwise), never its signing secret; `disabled_reason` says why the server disabled it"
+      )
+  )
   .add(
     HttpApiEndpoint.patch("update_webhook")`/webhooks/${EndpointId}`
       .setPayload(PatchWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
+      .annotate(OpenApi.Summary, "Update a webhook endpoint")
+      .annotate(
+        OpenApi.Description,
+        "Changes only the fields given. `enabled: true` turns an endpoint the server disabled back on and clears `disabled_reason`; a new `url` passes the outbound address guard (a private or loopback address is 400 unless SWITCHYARD_OUTBOUND_ALLOWLIST allows it)"
+      )
   )
-  .add(HttpApiEndpoint.del("delete_webhook")`/webhooks/${EndpointId}`.addSuccess(HttpApiSchema.NoContent))
+  .add(
+    HttpApiEndpoint.del("delete_webhook")`/webhooks/${EndpointId}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .annotate(OpenApi.Summary, "Delete a webhook endpoint")
+      .annotate(OpenApi.Description, "Removes the endpoint with its deliveries, sent or not: 204, or 404 for an unknown id")
+  )
   .add(
     HttpApiEndpoint.post("rotate_webhook_secret")`/webhooks/${EndpointId}/rotate_secret`
       .addSuccess(WebhookEndpointWithSecret)
+      .annotate(OpenApi.Summary, "Rotate a webhook endpoint's signing secret")
       .annotate(OpenApi.Description, "A new signing secret; the previous one keeps signing alongside it for 24 hours")
   )
   .add(
     HttpApiEndpoint.post("test_webhook")`/webhooks/${EndpointId}/test`
       .addSuccess(WebhookDelivery, { status: 202 })
+      .annotate(OpenApi.Summary, "Send a test event to a webhook endpoint")
       .annotate(OpenApi.Description, "Queue a webhook.test event to this endpoint (sent once the endpoint is enabled)")
   )
   .add(
     HttpApiEndpoint.get("list_webhook_deliveries")`/webhooks/${EndpointId}/deliveries`
       .setUrlParams(ListWebhookDeliveriesParams)
       .addSuccess(WebhookDeliveryList)
+      .annotate(OpenApi.Summary, "List a webhook endpoint's deliveries")
       .annotate(
         OpenApi.Description,
         "The endpoint's deliveries, newest first, a page at a time (follow `next`); filter by status and event_type"
@@ -194,7 +217,9 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("retry_webhook_delivery")`/webhooks/${EndpointId}/deliveries/${DeliveryId}/retry`
       .addSuccess(WebhookDelivery, { status: 202 })
+      .annotate(OpenApi.Summary, "Retry a webhook delivery")
       .annotate(OpenApi.Description, "Send the delivery again now; its earlier attempts count toward the retry schedule")
   )
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Endpoints that hear about the project's accounts and connect sessions, with signed deliveries (Standard Webhooks) and retries")
 {}

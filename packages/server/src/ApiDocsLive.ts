@@ -4,6 +4,13 @@ import { Effect, Layer } from "effect"
 const DOCS_PATH = "/docs"
 
 /**
+ * Scalar's settings. `authentication` (a Scalar setting the platform's `ScalarConfig` type does
+ * not list, passed through as is) selects the API's one scheme, HTTP Basic, so the page shows
+ * where the key goes instead of "No authentication selected".
+ */
+const scalar = { withDefaultFonts: false, authentication: { preferredSecurityScheme: "basic" } }
+
+/**
  * GET /docs: the API reference (Scalar, served inline: no CDN). Scalar's browser bundle is
  * a 6 MB string, held from start-up by `HttpApiScalar.layer` (about 20 MB of an idle server's
  * memory, for a page most servers never serve), so its module is imported on the first
@@ -16,7 +23,7 @@ export const ApiDocsLive = HttpApiBuilder.Router.use((router) =>
     const loadPage = Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
       Effect.flatMap((HttpApiScalar) =>
         Layer.build(Layer.merge(
-          HttpApiScalar.layer({ path: DOCS_PATH, scalar: { withDefaultFonts: false } }),
+          HttpApiScalar.layer({ path: DOCS_PATH, scalar }),
           HttpApiBuilder.Router.Live
         ))
       ),

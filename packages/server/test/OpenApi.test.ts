@@ -1,6 +1,8 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
 import { send, withKey } from "./support/Wire.js"
 
@@ -12,6 +14,8 @@ interface Parameter {
 
 interface Operation {
   readonly operationId: string
+  readonly summary?: string
+  readonly description?: string
   readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly parameters: ReadonlyArray<Parameter>
   readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: JsonSchema }> }>
@@ -29,8 +33,9 @@ interface JsonSchema {
 
 interface Document {
   readonly openapi: string
-  readonly info: { readonly title: string; readonly version: string }
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string }
   readonly paths: Record<string, Record<string, Operation>>
+  readonly tags?: ReadonlyArray<{ readonly name: string; readonly description?: string }>
   readonly components: {
     readonly schemas: Record<string, JsonSchema>
     readonly securitySchemes: Record<string, { readonly type: string; readonly scheme?: string }>
@@ -55,6 +60,18 @@ const specOperations = [
 
 /** The spec's error statuses of every platform operation (Endpoints, Errors). */
 const documentedErrorStatuses = ["400", "401", "403", "404", "408", "409", "422", "429", "500", "501", "502"]
+
+/** The section titles of the repository's README (`## Quick start` → `Quick start`). */
+const readmeSections = (): ReadonlyArray<string> =>
+  Fs.readFileSync(Path.join(import.meta.dirname, "..", "..", "..", "README.md"), "utf8")
+    .split("\n")
+    .flatMap((line) => /^#{2,4} (.+)$/.exec(line)?.[1]?.trim() ?? [])
+
+/** The README sections the introduction's Guides list names (`- **Quick start**: …`). */
+const guidesOf = (introduction: string): ReadonlyArray<string> => {
+  const guides = introduction.split(/^## Guides$/m)[1] ?? ""
+  return Array.from(guides.matchAll(/^- \*\*(.+?)\*\*/gm), (match) => match[1]!)
+}
 
 /** The schemas a response may be: a `$ref` resolved, unions flattened. */
 const alternatives = (document: Document, schema: JsonSchema): ReadonlyArray<JsonSchema> => {
@@ -217,6 +234,37 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect(mismatches).toEqual([])
     }))
 
+  it.effect("every operation has a summary and a description, and every group a description", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation }))
+      )
+      expect(operations.length).toBeGreaterThanOrEqual(65)
+      const written = (text: string | undefined) => text !== undefined && text.trim().length > 0
+      expect(operations.filter(({ operation }) => !written(operation.summary)).map(({ name }) => name)).toEqual([])
+      expect(operations.filter(({ operation }) => !written(operation.description)).map(({ name }) => name)).toEqual([])
+      // the summary names the operation in the docs page's sidebar: two alike would be indistinguishable
+      const summaries = operations.map(({ operation }) => operation.summary)
+      expect(summaries.filter((summary, index) => summaries.indexOf(summary) !== index)).toEqual([])
+      expect(operations.filter(({ operation }) => operation.summary === operation.description)).toEqual([])
+      expect((document.tags ?? []).filter((tag) => !written(tag.description)).map((tag) => tag.name)).toEqual([])
+    }))
+
+  it.effect("the document's introduction says what Switchyard is, how to authenticate, and names README guides that exist", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const introduction = document.info.description ?? ""
+      expect(introduction).toContain("Switchyard is an open, self-hostable integration platform")
+      expect(introduction).toContain("HTTP Basic: the key is the username, the password is empty")
+      expect(introduction).toContain("prints a Full Access key **once**")
+      expect(introduction).toContain("switchyard keys create")
+      const guides = guidesOf(introduction)
+      expect(guides).toEqual(expect.arrayContaining(["Quick start", "Using the API", "Unified API", "Webhooks"]))
+      const sections = readmeSections()
+      expect(guides.filter((guide) => !sections.includes(guide))).toEqual([])
+    }))
+
   it.effect("GET /docs serves an HTML page that loads no external script", () =>
     Effect.gen(function*() {
       const response = yield* send(HttpClientRequest.get("/docs"))
@@ -226,6 +274,8 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect(html).toMatch(/<html/i)
       // The page carries this API's document and the viewer inline.
       expect(html).toContain("list_accounts")
+      // with the introduction, which the viewer shows above the operations
+      expect(html).toContain("Switchyard is an open, self-hostable integration platform")
       expect(html).toMatch(/<script>[\s\S]{10000,}?<\/script>/)
       expect(html).not.toMatch(/<script[^>]*\ssrc\s*=\s*["']?(https?:)?\/\//i)
       expect(html).not.toMatch(/<link[^>]*\shref\s*=\s*["']?(https?:)?\/\//i)

@@ -3,6 +3,7 @@ import { Context, Schema } from "effect"
 import { UnifiedHeaders } from "./common/headers.js"
 import { CreateResponse, RecordWriteResponse, WriteResponse, WriteResult } from "./common/responses.js"
 import type { WireQuery } from "./common/unifiedQuery.js"
+import { describeUnifiedOperation } from "./describeUnifiedOperation.js"
 
 /** How the server answers a unified operation. */
 export type UnifiedKind = "list" | "get" | "download" | "create" | "update" | "move" | "reject" | "upload"
@@ -66,6 +67,7 @@ interface CommonOptions<Id extends string, Kind extends UnifiedKind, Path extend
   /** Router path; `:name` segments are string path parameters. */
   readonly path: Path
   readonly summary: string
+  /** What this operation adds to the description every unified operation of its kind gets. */
   readonly description?: string
   /** Documents what the OpenAPI generator cannot see (see `documentUnifiedQuery`). */
   readonly openApi?: Transform
@@ -139,8 +141,11 @@ export function unifiedEndpoint(
   endpoint = endpoint
     .annotate(OpenApi.Identifier, options.id)
     .annotate(OpenApi.Summary, options.summary)
+    .annotate(
+      OpenApi.Description,
+      describeUnifiedOperation({ kind: options.kind, actionId: options.id, description: options.description })
+    )
     .annotate(UnifiedOperation, { kind: options.kind, actionId: options.id })
-  if (options.description !== undefined) endpoint = endpoint.annotate(OpenApi.Description, options.description)
   if (options.openApi !== undefined) endpoint = endpoint.annotate(OpenApi.Transform, options.openApi)
   return endpoint
 }
