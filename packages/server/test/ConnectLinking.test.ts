@@ -239,7 +239,7 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
       const closed = yield* Effect.promise(freePort)
       const cases = [
         // nothing listens there (the allowlist lets the server try)
-        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed" },
+        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed (ECONNREFUSED)" },
         // a name that never resolves (.invalid is reserved for that), without any network
         { baseUrl: "https://harvest.greenhouse.invalid/v1", detail: "cannot resolve harvest.greenhouse.invalid" },
         // an address the outbound guard refuses: the operator's fix is in the log, not on the page

@@ -172,6 +172,23 @@ layer(server, { excludeTestServices: true })("OAuth2 linking through a connect s
       expect(yield* countAccounts(project.projectId)).toBe(0)
     }))
 
+  it.effect("a token endpoint that cannot be reached is a sentence the end user understands, and no refusal", () =>
+    Effect.gen(function*() {
+      const { mint, project, sandbox, start } = yield* setup
+      const session = yield* mint()
+      const url = authorizationUrlOf(yield* start(session.token))
+      const redirect = yield* consented(sandbox, url)
+      // server errors on every retry: no usable answer
+      sandbox.faults.add({ match: { provider: "oauth", path: "/oauth/token" }, fault: "status", status: 503, times: 50 })
+      const page = yield* callback(redirect)
+      sandbox.faults.clear()
+      expect(resultOf(page)).toMatchObject({ status: "error", message: "Lever could not be reached; try again or contact Test project" })
+      expect(page.text).not.toMatch(/token endpoint|503|unavailable/)
+      expect(yield* countAccounts(project.projectId)).toBe(0)
+      const read = yield* project.client.connect_sessions.get_connect_session({ path: { id: session.id } })
+      expect(read).toMatchObject({ status: "pending", failure_reason: null })
+    }))
+
   it.effect("start refuses what cannot work, naming it", () =>
     Effect.gen(function*() {
       const { mint, project } = yield* setup

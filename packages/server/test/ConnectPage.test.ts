@@ -211,7 +211,7 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
       const { client, projectId } = yield* freshProject
       const closed = yield* Effect.promise(freePort)
       const cases = [
-        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed" },
+        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed (ECONNREFUSED)" },
         { baseUrl: "https://harvest.greenhouse.invalid/v1", detail: "cannot resolve harvest.greenhouse.invalid" }
       ]
       for (const [index, { baseUrl, detail }] of cases.entries()) {
