@@ -110,7 +110,10 @@ export type ConnectAuthMethod = typeof ConnectAuthMethod.Type
 /** A connector the session may link: a profile of the project, or a connector when it has none. */
 export const ConnectSessionConnector = Schema.Struct({
   key: Schema.String,
-  name: Schema.String,
+  name: Schema.String.annotations({ description: "The provider's name (the connector's title), whatever the profile is called" }),
+  profile_label: Schema.NullOr(Schema.String).annotations({
+    description: "The profile's label, shown as secondary text under the provider's name; null without a profile or label"
+  }),
   categories: Schema.Array(Schema.String),
   connector_profile_id: Schema.NullOr(Schema.String),
   icon_url: Schema.String.annotations({ description: "Served by this server (no third-party request from the page)" }),

@@ -4,7 +4,8 @@ import { Authentication } from "./Authentication.js"
 import { commaSeparated, PageSize } from "./Params.js"
 
 /** How the logged action was called: the action RPC, a unified operation, or an MCP tool. */
-export const RequestLogSourceType = Schema.Literal("rpc", "unified", "mcp").annotations({ identifier: "RequestLogSourceType" })
+/** `connect`: a connect page's check of the credentials an end user entered (before any account exists). */
+export const RequestLogSourceType = Schema.Literal("rpc", "unified", "mcp", "connect").annotations({ identifier: "RequestLogSourceType" })
 export type RequestLogSourceType = typeof RequestLogSourceType.Type
 
 export const RequestLogOrderBy = Schema.Literal("event_datetime", "eventDatetime", "duration")
@@ -91,7 +92,7 @@ const filters = {
   request_ids: Schema.optional(list),
   http_methods: Schema.optional(list),
   source_types: Schema.optional(commaSeparated(RequestLogSourceType.annotations({
-    message: () => "source_types must be any of rpc, unified, mcp"
+    message: () => "source_types must be any of rpc, unified, mcp, connect"
   }))),
   status_codes: Schema.optional(commaSeparated(StatusCode)),
   success: Schema.optional(BooleanParam("success")),

@@ -1,5 +1,6 @@
 import {
   type ApiError,
+  BadGateway,
   BadRequest,
   Conflict,
   Forbidden,
@@ -72,6 +73,8 @@ export const toApiError = (error: DomainError): ApiError =>
         const answer = actionFailureToApiError(refused.failure)
         return answer._tag === "BadRequest" ? new BadRequest({ ...answer, message: refused.message }) : answer
       },
+      // a gateway's failure, in the end user's words (the detail went to the request log)
+      ConnectProviderUnreachable: ({ message }): ApiError => new BadGateway({ message }),
       OperationNotImplemented: ({ message }): ApiError => new NotImplemented({ message }),
       ProxyNotSupported: ({ message }): ApiError => new NotImplemented({ message }),
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),

@@ -196,7 +196,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       expect((linked.json as Record<string, any>).settings.base_url).toBe("https://harvest.greenhouse.io/v1")
     }))
 
-  it.effect("a call to a base_url on a private address is refused without telling the caller how the allowlist works", () =>
+  it.effect("a call to a base_url on a private address is refused with the setting that allows it", () =>
     Effect.gen(function*() {
       const { key } = yield* freshProject
       const linked = yield* send(
@@ -212,7 +212,7 @@ layer(TestServer(), { excludeTestServices: true })("accounts", (it) => {
       const body = call.json as { statusCode: number; message: string }
       expect(body.statusCode).toBe(call.status)
       expect(body.message).toContain("refused to call 10.0.0.5: it is a private address, which this server does not call")
-      expect(call.text).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+      expect(body.message).toContain("set SWITCHYARD_OUTBOUND_ALLOWLIST=10.0.0.5 on the server")
     }))
 
   it.effect("expands last_request from memory first and from the database after a flush", () =>

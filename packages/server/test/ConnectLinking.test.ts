@@ -2,8 +2,11 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { RequestLog } from "../src/Actions/RequestLog.js"
+import { projectContact } from "../src/Projects/projectContact.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"
+import { freePort } from "./support/ServerProcess.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, type WireResponse } from "./support/Wire.js"
 
@@ -56,7 +59,7 @@ const sessionState = (id: string) =>
   }).pipe(Effect.orDie)
 
 layer(server, { excludeTestServices: true })("linking through a connect session", (it) => {
-  it.effect("offers the profile's connector with its fields and a local icon", () =>
+  it.effect("offers the profile's connector under the provider's name, its label beside, with its fields and a local icon", () =>
     Effect.gen(function*() {
       const { mint, profile } = yield* setup
       const session = yield* mint()
@@ -66,7 +69,8 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
       expect(body.connectors).toHaveLength(1)
       expect(body.connectors[0]).toMatchObject({
         key: "greenhouse",
-        name: "Recruiting",
+        name: "Greenhouse",
+        profile_label: "Recruiting",
         connector_profile_id: profile.id,
         icon_url: "https://connect.example.com/connect/icons/greenhouse.svg"
       })
@@ -136,7 +140,8 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
         connector_key: "greenhouse",
         credentials: { apiKey: "not-the-key" }
       })
-      expectError(refused, 400, /^Recruiting refused the credentials: .+ \(HTTP 401\)$/)
+      // the provider's name, not the profile's label: the end user knows Greenhouse
+      expectError(refused, 400, /^Greenhouse refused the credentials: .+ \(HTTP 401\)$/)
       expect((refused.json as any).data.statusCode).toBe(401)
       // the provider's own words, not our request's URL
       expect((refused.json as any).message).not.toMatch(/http:\/\//)
@@ -227,6 +232,85 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
       const after = yield* post("/connect_sessions/authenticate", { token: session.token })
       expectError(after, 410, /failed/)
     }))
+
+  it.effect("a provider that cannot be reached: the end user reads whom to ask, the request log keeps why", () =>
+    Effect.gen(function*() {
+      const project = yield* freshProject
+      const closed = yield* Effect.promise(freePort)
+      const cases = [
+        // nothing listens there (the allowlist lets the server try)
+        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed (ECONNREFUSED)" },
+        // a name that never resolves (.invalid is reserved for that), without any network
+        { baseUrl: "https://harvest.greenhouse.invalid/v1", detail: "cannot resolve harvest.greenhouse.invalid" },
+        // an address the outbound guard refuses: the operator's fix is in the log, not on the page
+        { baseUrl: "http://127.0.0.2:9/v1", detail: "set SWITCHYARD_OUTBOUND_ALLOWLIST=127.0.0.2 on the server" }
+      ]
+      for (const { baseUrl, detail } of cases) {
+        const profile = yield* project.client.connector_profiles.create_connector_profile({
+          urlParams: {},
+          payload: { connector_key: "greenhouse", label: "Recruiting", account_settings: { base_url: baseUrl } }
+        })
+        const session = yield* project.client.connect_sessions.create_connect_session({
+          payload: { ...owner, connector_profile_id: profile.id }
+        })
+        const answer = yield* post("/connect_sessions/link", {
+          token: session.token,
+          connector_key: "greenhouse",
+          credentials: { apiKey: "gh-key" }
+        })
+        expectError(answer, 502, "Greenhouse could not be reached; try again or contact Test project")
+        for (const technical of [baseUrl, new URL(baseUrl).hostname, "ENOTFOUND", "ECONNREFUSED", "provider URL", "SWITCHYARD_"]) {
+          expect(answer.text).not.toContain(technical)
+        }
+        // not the end user's doing: the session keeps its attempts and nothing is stored
+        expect(yield* sessionState(session.id)).toMatchObject({ status: "pending", failed_attempts: 0 })
+        expect(yield* countAccounts(project.projectId)).toBe(0)
+
+        yield* (yield* RequestLog).flush
+        const logged = yield* project.client.request_logs.list_request_logs({
+          urlParams: { source_types: ["connect"], account_ids: [`connect-session:${session.id}`] }
+        })
+        expect(logged.data).toHaveLength(1)
+        const [entry] = logged.data
+        expect(entry).toMatchObject({
+          provider: "greenhouse",
+          source_type: "connect",
+          status: 502,
+          success: false,
+          http_method: "POST",
+          path: "/connect_sessions/link"
+        })
+        expect(entry!.error_message).toContain(detail)
+        expect(entry!.error_message).not.toContain("gh-key")
+      }
+    }))
+
+  it.effect("a checked link is in the request log as a connect entry", () =>
+    Effect.gen(function*() {
+      const { mint, project, sandbox } = yield* setup
+      const session = yield* mint()
+      const linked = yield* post("/connect_sessions/link", {
+        token: session.token,
+        connector_key: "greenhouse",
+        credentials: { apiKey: sandbox.ats.apiKey }
+      })
+      expect(linked.status).toBe(200)
+      yield* (yield* RequestLog).flush
+      const logged = yield* project.client.request_logs.list_request_logs({ urlParams: { source_types: ["connect"] } })
+      expect(logged.data).toHaveLength(1)
+      const { data: entry } = yield* project.client.request_logs.get_request_log({ path: { id: logged.data[0]!.request_id } })
+      expect(entry).toMatchObject({ account_id: `connect-session:${session.id}`, status: 200, error_message: null })
+      expect(entry.step_requests.length).toBeGreaterThan(0)
+      expect(entry.step_requests[0]!.url).toContain(sandbox.ats.baseUrl)
+      expect(JSON.stringify(entry)).not.toContain(sandbox.ats.apiKey)
+    }))
+
+  it("whom an end user may contact: the project by name, else the application that sent them", () => {
+    expect(projectContact("Acme HR")).toBe("Acme HR")
+    expect(projectContact("  ")).toBe("the application that sent you here")
+    expect(projectContact("Default project")).toBe("the application that sent you here")
+    expect(projectContact(undefined)).toBe("the application that sent you here")
+  })
 
   it.effect("two links racing on one token make one account", () =>
     Effect.gen(function*() {

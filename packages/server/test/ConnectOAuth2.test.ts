@@ -60,6 +60,18 @@ const authorizationUrlOf = (response: WireResponse) => {
 const consented = (sandbox: Sandbox, url: string, button: "Allow" | "Deny" = "Allow") =>
   Effect.promise(() => sandbox.oauth.consent(url, button))
 
+/** A consented authorization whose callback meets a token endpoint answering `status` (`times` times). */
+const callbackWithTokenEndpoint = (status: number, times: number) =>
+  Effect.gen(function*() {
+    const { mint, project, sandbox, start } = yield* setup
+    const session = yield* mint()
+    const redirect = yield* consented(sandbox, authorizationUrlOf(yield* start(session.token)))
+    sandbox.faults.add({ match: { provider: "oauth", path: "/oauth/token" }, fault: "status", status, times })
+    const page = yield* callback(redirect)
+    sandbox.faults.clear()
+    return { page, project, session }
+  })
+
 layer(server, { excludeTestServices: true })("OAuth2 linking through a connect session", (it) => {
   it.effect("offers Lever as OAuth2 through the profile, never showing its setup", () =>
     Effect.gen(function*() {
@@ -160,16 +172,21 @@ layer(server, { excludeTestServices: true })("OAuth2 linking through a connect s
 
   it.effect("an error answer of the token endpoint is a clear page and stores nothing", () =>
     Effect.gen(function*() {
-      const { mint, project, sandbox, start } = yield* setup
-      const session = yield* mint()
-      const url = authorizationUrlOf(yield* start(session.token))
-      const redirect = yield* consented(sandbox, url)
-      sandbox.faults.add({ match: { provider: "oauth", path: "/oauth/token" }, fault: "status", status: 400, times: 1 })
-      const page = yield* callback(redirect)
-      sandbox.faults.clear()
+      const { page, project } = yield* callbackWithTokenEndpoint(400, 1)
       expect(page.status).toBe(400)
       expect(resultOf(page)).toMatchObject({ status: "error", message: expect.stringMatching(/^Lever did not authorize the link: /) })
       expect(yield* countAccounts(project.projectId)).toBe(0)
+    }))
+
+  it.effect("a token endpoint that cannot be reached is a sentence the end user understands, and no refusal", () =>
+    Effect.gen(function*() {
+      // server errors on every retry: no usable answer
+      const { page, project, session } = yield* callbackWithTokenEndpoint(503, 50)
+      expect(resultOf(page)).toMatchObject({ status: "error", message: "Lever could not be reached; try again or contact Test project" })
+      expect(page.text).not.toMatch(/token endpoint|503|unavailable/)
+      expect(yield* countAccounts(project.projectId)).toBe(0)
+      const read = yield* project.client.connect_sessions.get_connect_session({ path: { id: session.id } })
+      expect(read).toMatchObject({ status: "pending", failure_reason: null })
     }))
 
   it.effect("start refuses what cannot work, naming it", () =>

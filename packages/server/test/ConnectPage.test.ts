@@ -17,8 +17,10 @@ import {
   startApplicationSite,
   waitForMessage
 } from "./support/browser.js"
+import { RequestLog } from "../src/Actions/RequestLog.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { freePort } from "./support/ServerProcess.js"
 
 /*
  * The hosted connect page in Chromium, as an end user meets it: opened from auth_link_url,
@@ -31,19 +33,19 @@ const owner = { origin_owner_id: "customer-1", origin_owner_name: "Acme Inc" }
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
 /**
- * A project whose Greenhouse and BambooHR profiles send accounts to the sandbox, and a way
- * to mint its sessions through the derived client.
+ * A project whose Greenhouse and BambooHR profiles (labelled as the README's example is) send
+ * accounts to the sandbox, and a way to mint its sessions through the derived client.
  */
 const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   const project = yield* freshProject
   yield* project.client.connector_profiles.create_connector_profile({
     urlParams: {},
-    payload: { connector_key: "greenhouse", label: "Greenhouse", account_settings: { base_url: sandbox.ats.baseUrl } }
+    payload: { connector_key: "greenhouse", label: "Recruiting", account_settings: { base_url: sandbox.ats.baseUrl } }
   })
   yield* project.client.connector_profiles.create_connector_profile({
     urlParams: {},
-    payload: { connector_key: "bamboohr", label: "BambooHR", account_settings: { base_url: sandbox.hris.baseUrl } }
+    payload: { connector_key: "bamboohr", label: "People", account_settings: { base_url: sandbox.hris.baseUrl } }
   })
   const mint = (extra: Partial<CreateConnectSession> = {}) =>
     project.client.connect_sessions.create_connect_session({ payload: { ...owner, ...extra } })
@@ -84,7 +86,7 @@ const expire = (token: string) =>
 const server = Layer.mergeAll(ConnectTestServer(), SandboxLive(7), BrowserLive)
 
 layer(server, { excludeTestServices: true })("the hosted connect page in Chromium", (it) => {
-  it.scoped("shows a picker of the session's connectors with their names and icons, all from this server", () =>
+  it.scoped("shows a picker of the session's connectors with their names, profile labels and icons, all from this server", () =>
     Effect.gen(function*() {
       const shot = screenshots("picker")
       const base = yield* ConnectServerUrl
@@ -97,7 +99,10 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
       expect(response.status()).toBe(200)
       expect(yield* text(heading(page))).toBe("Connect an account")
       const choices = page.locator("ul.choices button")
-      expect(yield* promise(() => choices.allTextContents())).toEqual(["GreenhouseATS", "BambooHRHRIS"])
+      expect(yield* promise(() => choices.allTextContents())).toEqual(["GreenhouseRecruitingATS", "BambooHRPeopleHRIS"])
+      // the provider's name is the primary text, the profile's label the secondary one
+      expect(yield* promise(() => page.locator("ul.choices .name").allTextContents())).toEqual(["Greenhouse", "BambooHR"])
+      expect(yield* promise(() => page.locator("ul.choices .profile").allTextContents())).toEqual(["Recruiting", "People"])
       for (const name of ["Greenhouse", "BambooHR"]) {
         const choice = page.getByRole("button", { name: new RegExp(name) })
         // the icon is decorative (the name is beside it), and it loaded
@@ -125,6 +130,7 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
       const requests = recordRequests(context)
       yield* open(page, session.auth_link_url)
       expect(yield* text(heading(page))).toBe("Connect Greenhouse")
+      expect(yield* text(page.locator(".header .profile"))).toBe("Recruiting")
       expect(yield* text(page.locator(".header .method"))).toBe("Harvest API key")
       const apiKey = page.getByLabel("Harvest API key")
       expect(yield* promise(() => apiKey.getAttribute("type"))).toBe("password")
@@ -199,6 +205,49 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
       yield* shot(page, "used link")
     }))
 
+  it.scoped("a provider that cannot be reached: a sentence the end user understands, the detail in the request log", () =>
+    Effect.gen(function*() {
+      const shot = screenshots("unreachable provider")
+      const { client, projectId } = yield* freshProject
+      const closed = yield* Effect.promise(freePort)
+      const cases = [
+        { baseUrl: `http://127.0.0.1:${closed}/v1`, detail: "connection failed (ECONNREFUSED)" },
+        { baseUrl: "https://harvest.greenhouse.invalid/v1", detail: "cannot resolve harvest.greenhouse.invalid" }
+      ]
+      for (const [index, { baseUrl, detail }] of cases.entries()) {
+        const profile = yield* client.connector_profiles.create_connector_profile({
+          urlParams: {},
+          payload: { connector_key: "greenhouse", label: `Recruiting ${index + 1}`, account_settings: { base_url: baseUrl } }
+        })
+        const session = yield* client.connect_sessions.create_connect_session({
+          payload: { ...owner, connector_profile_id: profile.id }
+        })
+        const { page } = yield* newPage
+        yield* open(page, session.auth_link_url)
+        expect(yield* text(heading(page))).toBe("Connect Greenhouse")
+        yield* promise(() => page.getByLabel("Harvest API key").fill("gh-key"))
+        yield* promise(() => page.getByRole("button", { name: "Connect", exact: true }).click())
+        const alert = page.locator("#connect-summary")
+        yield* promise(() => alert.waitFor())
+        expect(yield* text(alert)).toBe("Greenhouse could not be reached; try again or contact Test project")
+        const shown = (yield* promise(() => page.locator("body").innerText())) ?? ""
+        for (const technical of [new URL(baseUrl).hostname, "ENOTFOUND", "ECONNREFUSED", "provider URL", "refused"]) {
+          expect(shown).not.toContain(technical)
+        }
+        yield* shot(page, new URL(baseUrl).hostname)
+        // the form stays usable to try again
+        expect(yield* promise(() => page.getByRole("button", { name: "Connect", exact: true }).isEnabled())).toBe(true)
+        expect(yield* countAccounts(projectId)).toBe(0)
+
+        yield* (yield* RequestLog).flush
+        const logged = yield* client.request_logs.list_request_logs({
+          urlParams: { source_types: ["connect"], account_ids: [`connect-session:${session.id}`] }
+        })
+        expect(logged.data.map((entry) => entry.status)).toEqual([502])
+        expect(logged.data[0]!.error_message).toContain(detail)
+      }
+    }))
+
   it.scoped("with a redirect_url: lands on it with account_id, and the account answers a unified call", () =>
     Effect.gen(function*() {
       const shot = screenshots("redirect")
@@ -244,9 +293,9 @@ layer(server, { excludeTestServices: true })("the hosted connect page in Chromiu
         })
       )
       yield* press("Tab")
-      expect(yield* focused).toBe("GreenhouseATS")
+      expect(yield* focused).toBe("GreenhouseRecruitingATS")
       yield* press("Tab")
-      expect(yield* focused).toBe("BambooHRHRIS")
+      expect(yield* focused).toBe("BambooHRPeopleHRIS")
       yield* shot(page, "focus on a connector")
       yield* press("Enter")
       yield* promise(() => page.getByRole("heading", { name: "Connect BambooHR" }).waitFor())

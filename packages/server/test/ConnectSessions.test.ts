@@ -209,6 +209,7 @@ layer(TestServer({ SWITCHYARD_PUBLIC_URL: `${PUBLIC_URL}/` }), { excludeTestServ
       expect(body.connectors.find((connector) => connector.key === "greenhouse")).toEqual({
         key: "greenhouse",
         name: "Greenhouse",
+        profile_label: null,
         categories: ["ats"],
         connector_profile_id: null,
         icon_url: `${PUBLIC_URL}/connect/icons/greenhouse.svg`,
@@ -248,11 +249,13 @@ layer(TestServer({ SWITCHYARD_PUBLIC_URL: `${PUBLIC_URL}/` }), { excludeTestServ
       const all = yield* client.connect_sessions.create_connect_session({ payload: owner })
       const connectors = (yield* client.connect_sessions.authenticate_connect_session({ payload: { token: all.token } }))
         .connectors
-      expect(connectors.map(({ connector_profile_id, key, name }) => ({ key, name, connector_profile_id })).sort((a, b) =>
-        a.key.localeCompare(b.key)
-      )).toEqual([
-        { key: "bamboohr", name: "People", connector_profile_id: people.id },
-        { key: "greenhouse", name: "Recruiting", connector_profile_id: recruiting.id }
+      // the provider's name stays the name; the profile's label comes beside it
+      expect(
+        connectors.map(({ connector_profile_id, key, name, profile_label }) => ({ key, name, profile_label, connector_profile_id }))
+          .sort((a, b) => a.key.localeCompare(b.key))
+      ).toEqual([
+        { key: "bamboohr", name: "BambooHR", profile_label: "People", connector_profile_id: people.id },
+        { key: "greenhouse", name: "Greenhouse", profile_label: "Recruiting", connector_profile_id: recruiting.id }
       ])
 
       const byProfile = yield* client.connect_sessions.create_connect_session({

@@ -93,7 +93,10 @@ layer(TestServer(), { excludeTestServices: true })("MCP connectors without an al
           .pipe(Effect.flip)
         expect(refused._tag).toBe("UnprocessableEntity")
         expect(refused.message).toContain("which this server does not call")
-        expect(refused.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+        // the operator learns the setting for a loopback or private host, never for the metadata endpoint
+        const host = new URL(url).hostname
+        if (host === "169.254.169.254") expect(refused.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+        else expect(refused.message).toContain(`set SWITCHYARD_OUTBOUND_ALLOWLIST=${host} on the server`)
       }
     }))
 })

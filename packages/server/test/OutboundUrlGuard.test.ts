@@ -3,6 +3,7 @@ import { vi } from "vitest"
 import { ConfigProvider, Effect, Either, Logger } from "effect"
 import * as Dns from "node:dns/promises"
 import {
+  checkForeignUrl,
   checkOutboundUrl,
   classifyAddress,
   outboundAllowlistConfig,
@@ -78,18 +79,32 @@ describe("OutboundUrlGuard", () => {
           expect(error.address).toBe(address)
           expect(error.message).toContain(addressClass)
           expect(error.message).toContain("which this server does not call")
-          expect(error.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+          // only where an operator plausibly runs a service does the caller learn how to allow it
+          const allowable = ["loopback", "private", "carrier-grade NAT"].includes(addressClass)
+          const host = new URL(url).hostname.replace(/^\[|\]$/g, "")
+          if (allowable) expect(error.message).toContain(`set SWITCHYARD_OUTBOUND_ALLOWLIST=${host} on the server`)
+          else expect(error.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
+          // a link from provider data is never allowed: its refusal names no setting
+          const foreign = yield* Effect.flip(checkForeignUrl(url))
+          expect(foreign.addressClass).toBe(addressClass)
+          expect(foreign.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
         }))
     }
   })
 
-  it.effect("tells the caller the address is not called, and the operator (in the server log) how to allow it", () =>
+  it.effect("tells the caller the address is not called and the setting that allows it, the server log every form", () =>
     Effect.gen(function*() {
       const metadata = yield* refusal("http://169.254.169.254/latest/meta-data/")
       expect(metadata.message).toContain("cloud metadata")
+      expect(metadata.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
       expect((yield* refusal("http://[::]/")).message).toContain("refused to call [::]: it is an unspecified address,")
       const loopback = yield* refusalLogged("http://127.0.0.1:9000/mcp")
-      expect(loopback.error.message).toBe("refused to call 127.0.0.1: it is a loopback address, which this server does not call")
+      expect(loopback.error.message).toBe(
+        "refused to call 127.0.0.1: it is a loopback address, which this server does not call; to allow it, " +
+          "set SWITCHYARD_OUTBOUND_ALLOWLIST=127.0.0.1 on the server (added to any entries it has, comma-separated) and restart it"
+      )
+      // what the message says to add does allow the call
+      expect((yield* checkOutboundUrl("http://127.0.0.1:9000/mcp", ["127.0.0.1"])).port).toBe("9000")
       expect(loopback.log).toBe(
         "refused an outbound call to 127.0.0.1: it is a loopback address. If the operator intends it, add \"127.0.0.1\", " +
           "\"127.0.0.1:9000\" or a CIDR such as \"127.0.0.1/32\" to SWITCHYARD_OUTBOUND_ALLOWLIST (comma-separated " +
@@ -125,7 +140,10 @@ describe("OutboundUrlGuard", () => {
       const { error, log } = yield* refusalLogged("http://localhost:3000/mcp")
       expect(error.reason).toBe("address")
       expect(error.addressClass).toBe("loopback")
-      expect(error.message).toBe("refused to call localhost: it resolves to a loopback address, which this server does not call")
+      expect(error.message).toBe(
+        "refused to call localhost: it resolves to a loopback address, which this server does not call; to allow it, " +
+          "set SWITCHYARD_OUTBOUND_ALLOWLIST=localhost on the server (added to any entries it has, comma-separated) and restart it"
+      )
       expect(log).toContain("localhost: it resolves to")
       expect(log).toContain("\"localhost:3000\"")
     }))
@@ -139,7 +157,11 @@ describe("OutboundUrlGuard", () => {
       expect(error.address).toBe("10.0.0.7")
       expect(error.addressClass).toBe("private")
       // the caller is not told the internal address; the operator is
-      expect(error.message).toBe("refused to call mixed.example: it resolves to a private address, which this server does not call")
+      expect(error.message).toBe(
+        "refused to call mixed.example: it resolves to a private address, which this server does not call; to allow it, " +
+          "set SWITCHYARD_OUTBOUND_ALLOWLIST=mixed.example on the server (added to any entries it has, comma-separated) and restart it"
+      )
+      expect(error.message).not.toContain("10.0.0.7")
       expect(log).toContain("mixed.example: it resolves to 10.0.0.7, which is a private address")
 
       vi.mocked(Dns.lookup).mockResolvedValueOnce([{ address: "::ffff:169.254.169.254", family: 6 }] as never)

@@ -125,6 +125,8 @@ layer(Live, { excludeTestServices: true })("provider HTTP for links from provide
         }))
       const refused = yield* send(true)
       expect(refused.message).toMatch(/refused/)
+      // no setting allows a link from provider data: none is named
+      expect(refused.message).not.toContain("SWITCHYARD_OUTBOUND_ALLOWLIST")
       expect(provider.received()).toBe(0)
       yield* send(false)
       expect(provider.received()).toBeGreaterThan(0)

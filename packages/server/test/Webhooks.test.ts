@@ -350,6 +350,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       )
       expect(refused).toMatchObject({ attempts: 4, last_status_code: null })
       expect(refused.last_error).toContain("private address")
+      expect(refused.last_error).toContain("set SWITCHYARD_OUTBOUND_ALLOWLIST=10.1.2.3 on the server")
     }))
 
   it.scoped("managing endpoints needs a Full Access key; a read-only key may look", () =>
@@ -395,6 +396,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       }
       const refused = expectErrorBody(yield* post({ url: "http://10.1.2.3/hook", events: ["account.created"] }), 400)
       expect(refused.message).toContain("private address")
+      expect(refused.message).toContain("set SWITCHYARD_OUTBOUND_ALLOWLIST=10.1.2.3 on the server")
       expect((yield* client.webhooks.list_webhooks({ urlParams: {} })).data).toEqual([])
 
       // patch is checked the same way

@@ -15,7 +15,6 @@ import {
   sendProxyRequest,
   sha256Hex
 } from "@switchyard/engine"
-import { HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option, Ref } from "effect"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
@@ -24,14 +23,15 @@ import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
 import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { loggedBody } from "../Provider/loggedBody.js"
-import { redactText } from "../Provider/Redaction.js"
 import { toApiError } from "../toApiError.js"
 import { ProxyNotSupported } from "../Unified/UnifiedErrors.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
 import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
-import { type IncomingCall, RequestLog, type RequestLogEntry } from "./RequestLog.js"
+import { incomingCall } from "./incomingCall.js"
+import { providerCallSummary } from "./providerCallSummary.js"
+import { RequestLog, type RequestLogEntry } from "./RequestLog.js"
 
 export interface ActionRequestParts {
   readonly query?: Readonly<Record<string, unknown>> | undefined
@@ -62,21 +62,6 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 /** Added to the longest a run may last before its claim counts as abandoned even if its process lives. */
 const ABANDONED_MARGIN_MS = 60_000
 const readActionTypes = new Set(["list", "get"])
-/** Longest incoming path or URL the request log keeps. */
-const MAX_LOGGED_URL_LENGTH = 2048
-
-/** The HTTP request that carried the run, as the request log shows it (none outside a request). */
-const incomingCall = (publicUrl: string): Effect.Effect<IncomingCall | null> =>
-  Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
-    if (Option.isNone(request)) return null
-    const target = new URL(request.value.url, "http://switchyard")
-    return {
-      method: request.value.method,
-      path: target.pathname.slice(0, MAX_LOGGED_URL_LENGTH),
-      url: `${publicUrl}${target.pathname}${target.search}`.slice(0, MAX_LOGGED_URL_LENGTH)
-    }
-  })
-
 /** A failure met inside a run (by its refresh hook or its claim's watch), outside the engine's own failures. */
 type FailureWithinRun = AccountBlocked | AccountNotFound | IdempotencyConflict
 
@@ -200,12 +185,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             status,
             durationMs: Date.now() - started,
             providerCalls: calls.map((call) => {
-              const summary = {
-                method: call.request.method,
-                url: redactText(call.request.url, call.request.secrets),
-                status: call.response?.status ?? null,
-                durationMs: call.durationMs
-              }
+              const summary = providerCallSummary(call)
               if (!context.requestLogBodies) return summary
               // redacting costs as much as for raw=true: paid only by projects that keep bodies
               const shown = redactCall(call)

@@ -27,7 +27,8 @@ export interface RequestLogEntry {
   readonly provider: string
   /** None when no HTTP request carried the run. */
   readonly incoming: IncomingCall | null
-  readonly kind: "rpc" | "unified" | "mcp"
+  /** `connect`: a connect page's credential check, logged under `connect-session:<id>` as its account. */
+  readonly kind: "rpc" | "unified" | "mcp" | "connect"
   readonly action: string
   readonly status: number
   readonly durationMs: number

@@ -25,7 +25,8 @@ export const redirectWithAccount = (redirectUrl: string | null, accountId: strin
 /**
  * Links an account from what an end user entered on the connect page: checks the session
  * and the pick, checks the credentials with the connector's test actions, then completes
- * the session into its account. A refusal stores nothing but the session's failure reason.
+ * the session into its account. A refusal stores nothing but the session's failure reason;
+ * a provider that could not be reached stores nothing.
  */
 export class ConnectLinking extends Effect.Service<ConnectLinking>()("Switchyard/ConnectLinking", {
   effect: Effect.gen(function*() {
@@ -41,6 +42,7 @@ export class ConnectLinking extends Effect.Service<ConnectLinking>()("Switchyard
         const { session } = choice
         const settings = yield* completion.settingsFor(session, choice.offered.key, choice.profile?.account_settings ?? {})
         yield* credentialCheck.check({
+          projectId: session.project_id,
           connector: choice.connector,
           connectorName: choice.offered.name,
           methodName: choice.methodName,
@@ -49,7 +51,10 @@ export class ConnectLinking extends Effect.Service<ConnectLinking>()("Switchyard
           settings,
           callerId: `connect-session:${session.id}`
         }).pipe(
-          Effect.tapError((refused) => sessionsRepo.recordFailure(session.id, refused.message, MAX_FAILED_ATTEMPTS))
+          // only the provider's refusal is the end user's doing: an unreachable provider
+          // does not use up the session's attempts
+          Effect.tapErrorTag("ConnectCredentialsRefused", (refused) =>
+            sessionsRepo.recordFailure(session.id, refused.message, MAX_FAILED_ATTEMPTS))
         )
         return yield* completion.complete({
           session,

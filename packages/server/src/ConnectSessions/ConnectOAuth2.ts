@@ -20,6 +20,7 @@ import { ConnectCompletion } from "./ConnectCompletion.js"
 import { isAuthorizationCode } from "./connectAuthMethods.js"
 import { checkFields } from "./connectFields.js"
 import { ConnectLinking, MAX_FAILED_ATTEMPTS } from "./ConnectLinking.js"
+import { CredentialCheck } from "./CredentialCheck.js"
 import { InvalidConnectLink } from "./ConnectSessionErrors.js"
 import { ConnectSessions } from "./ConnectSessions.js"
 import { ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
@@ -77,6 +78,7 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
     const choices = yield* ConnectChoices
     const completion = yield* ConnectCompletion
     const linking = yield* ConnectLinking
+    const credentialCheck = yield* CredentialCheck
     const setups = yield* ProfileSetup
     const authorizations = yield* OAuthAuthorizationsRepo
     const cipher = yield* CredentialCipher
@@ -190,10 +192,16 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
           Effect.mapError((error) => projectFail(error.message))
         )
         const refused = (error: OAuth2Error) =>
-          Effect.zipRight(
-            sessionsRepo.recordFailure(session.id, `${choice.offered.name}: ${error.message}`, MAX_FAILED_ATTEMPTS),
-            Effect.fail(projectFail(`${choice.offered.name} did not authorize the link: ${error.description ?? error.message}`))
-          )
+          // a token endpoint that could not be reached is no refusal: the end user learns whom to ask
+          error.kind === "unreachable"
+            ? Effect.flatMap(
+              credentialCheck.unreachable(session.project_id, choice.offered.name, error.message),
+              (unreachable) => Effect.fail(projectFail(unreachable.message))
+            )
+            : Effect.zipRight(
+              sessionsRepo.recordFailure(session.id, `${choice.offered.name}: ${error.message}`, MAX_FAILED_ATTEMPTS),
+              Effect.fail(projectFail(`${choice.offered.name} did not authorize the link: ${error.description ?? error.message}`))
+            )
         const tokens = yield* exchange(choice, client, method, {
           callbackUrl: url,
           expectedState: state,
@@ -218,6 +226,7 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
     ConnectChoices.Default,
     ConnectCompletion.Default,
     ConnectLinking.Default,
+    CredentialCheck.Default,
     ProfileSetup.Default,
     OAuthAuthorizationsRepo.Default,
     CredentialCipher.Default,

@@ -52,6 +52,24 @@ export class ConnectCredentialsRefused extends Data.TaggedError("ConnectCredenti
   }
 }
 
+/**
+ * The provider could not be reached to check the credentials (a name that does not resolve,
+ * a refused or timed-out connection, TLS, an address this server does not call, errors
+ * after every retry). The end user can do nothing about it but try again or ask: the
+ * message says whom; the technical reason is in the request log and the server log.
+ */
+export class ConnectProviderUnreachable extends Data.TaggedError("ConnectProviderUnreachable")<{
+  readonly connectorName: string
+  /** Whom to contact: the project's name, or the application that sent the user (`projectContact`). */
+  readonly contact: string
+  /** Why, for the operator: logged, never answered. */
+  readonly detail: string
+}> {
+  override get message() {
+    return `${this.connectorName} could not be reached; try again or contact ${this.contact}`
+  }
+}
+
 export type ConnectSessionError =
   | ConnectSessionNotFound
   | ConnectTokenUnknown
@@ -59,3 +77,4 @@ export type ConnectSessionError =
   | InvalidConnectSessionRequest
   | InvalidConnectLink
   | ConnectCredentialsRefused
+  | ConnectProviderUnreachable

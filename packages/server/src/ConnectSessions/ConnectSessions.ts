@@ -71,7 +71,9 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
                   const authentication = connectAuthMethods(connector, profile.setup_keys)
                   return authentication.length === 0 ? [] : [{
                     key: profile.connector_key,
-                    name: profile.label.length > 0 ? profile.label : version.value.title,
+                    // the end user knows the provider; the label tells a project's profiles of it apart
+                    name: version.value.title,
+                    profile_label: profile.label.length > 0 ? profile.label : null,
                     categories: version.value.categories,
                     connector_profile_id: profile.id,
                     icon_url: iconUrl(profile.connector_key),
@@ -96,6 +98,7 @@ export class ConnectSessions extends Effect.Service<ConnectSessions>()("Switchya
             return authentication.length === 0 ? [] : [{
               key: version.key,
               name: version.title,
+              profile_label: null,
               categories: version.categories,
               connector_profile_id: null,
               icon_url: iconUrl(version.key),

@@ -1,17 +1,31 @@
-import { type AuthenticationMethod, credentialSecrets, type ParsedConnector, ProviderTransport, runAction } from "@switchyard/engine"
-import { Effect } from "effect"
-import { redactActionFailure } from "../Actions/ActionErrors.js"
+import {
+  type ActionError,
+  type AuthenticationMethod,
+  credentialSecrets,
+  type ParsedConnector,
+  ProviderTransport,
+  runAction
+} from "@switchyard/engine"
+import { Effect, Either, Ref } from "effect"
+import { actionFailureToApiError, redactActionFailure } from "../Actions/ActionErrors.js"
+import { incomingCall } from "../Actions/incomingCall.js"
+import { providerCallSummary } from "../Actions/providerCallSummary.js"
+import { RequestLog } from "../Actions/RequestLog.js"
+import { SwitchyardConfig } from "../Config.js"
+import { projectContact } from "../Projects/projectContact.js"
+import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
 import { ProviderHttp } from "../Provider/ProviderHttp.js"
-import { ConnectCredentialsRefused } from "./ConnectSessionErrors.js"
+import { ConnectCredentialsRefused, ConnectProviderUnreachable } from "./ConnectSessionErrors.js"
 
 export interface CredentialsToCheck {
+  readonly projectId: string
   readonly connector: ParsedConnector
   readonly connectorName: string
   readonly methodName: string
   readonly method: AuthenticationMethod
   readonly credentials: Readonly<Record<string, unknown>>
   readonly settings: Readonly<Record<string, unknown>>
-  /** Who the calls are for in the outbound limits (no account exists yet). */
+  /** Who the calls are for in the outbound limits and the request log (no account exists yet). */
   readonly callerId: string
 }
 
@@ -22,23 +36,62 @@ const testActionsOf = (method: AuthenticationMethod) =>
   )
 
 /**
+ * The provider never answered the check with a verdict on the credentials: no connection,
+ * no answer in time, or only server errors after every retry.
+ */
+export const isUnreachable = (failure: ActionError): boolean =>
+  failure._tag === "ProviderTransportError"
+    ? failure.reason === "unreachable" || failure.reason === "timeout" || failure.reason === "unavailable"
+    : failure._tag === "ProviderHttpError" && failure.status >= 500
+
+/**
  * Runs the connector's `testActions` with credentials an end user entered, before anything
- * is stored: the first required one that fails refuses the link with the provider's reason.
- * Calls go out like any action call (outbound policy, rate limits, retries), redacted.
+ * is stored: the first required one that fails refuses the link with the provider's reason,
+ * or, when the provider could not be reached, with a sentence the end user can act on.
+ * Calls go out like any action call (outbound policy, rate limits, retries), redacted, and
+ * each check lands in the request log (source type `connect`) with its technical detail.
  */
 export class CredentialCheck extends Effect.Service<CredentialCheck>()("Switchyard/CredentialCheck", {
   effect: Effect.gen(function*() {
     const providerHttp = yield* ProviderHttp
+    const requestLog = yield* RequestLog
+    const projects = yield* ProjectsRepo
+    const config = yield* SwitchyardConfig
 
-    const check = (input: CredentialsToCheck): Effect.Effect<void, ConnectCredentialsRefused> =>
+    /**
+     * The end user's sentence for a provider the page could not reach; the detail (already
+     * free of secrets) goes to the server log.
+     */
+    const unreachable = (projectId: string, connectorName: string, detail: string) =>
+      Effect.gen(function*() {
+        yield* Effect.logWarning(`connect page: ${connectorName} could not be reached: ${detail}`)
+        const project = yield* projects.findProject(projectId)
+        return new ConnectProviderUnreachable({
+          connectorName,
+          contact: projectContact(project._tag === "Some" ? project.value.name : undefined),
+          detail
+        })
+      })
+
+    const refusal = (
+      input: CredentialsToCheck,
+      failure: ActionError
+    ): Effect.Effect<ConnectCredentialsRefused | ConnectProviderUnreachable> =>
+      isUnreachable(failure)
+        ? unreachable(input.projectId, input.connectorName, failure.message)
+        : Effect.succeed(new ConnectCredentialsRefused({ connectorName: input.connectorName, failure }))
+
+    const check = (input: CredentialsToCheck): Effect.Effect<void, ConnectCredentialsRefused | ConnectProviderUnreachable> =>
       Effect.gen(function*() {
         const secrets = [...credentialSecrets(input.connector, input.credentials)]
         const settings = input.settings
+        const provider = input.connector.definition.info.key
         for (const test of testActionsOf(input.method)) {
+          const started = Date.now()
           const recorder = yield* providerHttp.recorder
           const transport = providerHttp.transport({
             accountId: input.callerId,
-            provider: input.connector.definition.info.key,
+            provider,
             requestsPerSecond: input.connector.definition.rateLimit?.mainRatelimit
           }, recorder)
           const outcome = yield* runAction(input.connector, test.action, {}, {
@@ -51,16 +104,30 @@ export class CredentialCheck extends Effect.Service<CredentialCheck>()("Switchya
             Effect.mapError((failure) => redactActionFailure(failure, secrets)),
             Effect.either
           )
-          if (outcome._tag === "Left" && test.required) {
-            return yield* new ConnectCredentialsRefused({ connectorName: input.connectorName, failure: outcome.left })
-          }
+          const calls = yield* Ref.get(recorder.calls)
+          const failure = Either.getLeft(outcome)
+          yield* requestLog.record({
+            projectId: input.projectId,
+            accountId: input.callerId,
+            provider,
+            incoming: yield* incomingCall(config.publicUrl),
+            kind: "connect",
+            action: test.action,
+            status: failure._tag === "Some" ? actionFailureToApiError(failure.value).statusCode : 200,
+            durationMs: Date.now() - started,
+            providerCalls: calls.map(providerCallSummary),
+            // the run's own message, with the detail the end user is not shown
+            error: failure._tag === "Some" ? failure.value.message : null,
+            at: new Date(started)
+          })
+          if (failure._tag === "Some" && test.required) return yield* Effect.flip(refusal(input, failure.value))
         }
       }).pipe(Effect.withSpan("CredentialCheck.check", {
         captureStackTrace: false,
         attributes: { "switchyard.connector.key": input.connector.definition.info.key }
       }))
 
-    return { check } as const
+    return { check, unreachable } as const
   }),
-  dependencies: [ProviderHttp.Default]
+  dependencies: [ProviderHttp.Default, RequestLog.Default, ProjectsRepo.Default]
 }) {}

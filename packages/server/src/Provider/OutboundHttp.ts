@@ -71,14 +71,25 @@ export interface BufferedOptions {
 /** Connection errors that mean the request never left: safe to repeat whatever the method. */
 const connectErrorCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"])
 
-export const neverConnected = (cause: unknown): boolean => {
+/** The string `code`s along a cause chain, outermost first. */
+const codesIn = (cause: unknown): ReadonlyArray<string> => {
+  const codes: Array<string> = []
   for (let current = cause, depth = 0; typeof current === "object" && current !== null && depth < 5; depth++) {
     const code = (current as { readonly code?: unknown }).code
-    if (typeof code === "string" && connectErrorCodes.has(code)) return true
+    if (typeof code === "string") codes.push(code)
     current = (current as { readonly cause?: unknown }).cause
   }
-  return false
+  return codes
 }
+
+export const neverConnected = (cause: unknown): boolean => codesIn(cause).some((code) => connectErrorCodes.has(code))
+
+/**
+ * The first error code in a cause chain (`ECONNREFUSED`, `ENOTFOUND`, a TLS code, ...): what
+ * tells an operator why a connection failed, and holds nothing secret.
+ */
+export const errorCodeOf = (cause: unknown): string | undefined =>
+  codesIn(cause).find((code) => /^[A-Z][A-Z0-9_]{1,63}$/.test(code))
 
 const headerRecord = (headers: Dispatcher.ResponseData["headers"]): Record<string, string> => {
   const record: Record<string, string> = {}

@@ -236,15 +236,21 @@ const resolve = (host: string): Effect.Effect<ReadonlyArray<string>, OutboundUrl
       )
     )
 
+/** Classes an operator plausibly runs a service on (a sandbox, an internal API): the refusal says how to allow them. */
+const ALLOWABLE: ReadonlySet<AddressClass> = new Set<AddressClass>(["loopback", "private", "carrier-grade NAT"])
+
 /**
- * Parses and vets a URL before the server calls it: http(s) only, no credentials, and every
- * address the host resolves to must be public unless the operator allowlist covers it.
- * The HTTP client resolves the name again when it connects; `OutboundHttp` checks that answer
- * too (`connectRefusal`), so a DNS answer changing in between does not reach a private address.
+ * How the operator allows a refused host: the host exactly as the caller gave it, so the
+ * message names nothing the caller did not send (not the address a name resolved to).
  */
-export const checkOutboundUrl = (
+const allowHint = (host: string) =>
+  `; to allow it, set ${OUTBOUND_ALLOWLIST_ENV}=${host} on the server (added to any entries it has, ` +
+  "comma-separated) and restart it"
+
+const vetUrl = (
   url: string,
-  allowlist: ReadonlyArray<string>
+  allowlist: ReadonlyArray<string>,
+  allowable: boolean
 ): Effect.Effect<URL, OutboundUrlRefused> =>
   Effect.gen(function*() {
     const parsed = yield* Effect.try({
@@ -279,21 +285,39 @@ export const checkOutboundUrl = (
       const hostLabel = parsed.hostname
       const literal = Net.isIP(host) !== 0
       const cidr = `${bare}/${Net.isIPv4(bare) ? 32 : 128}`
-      // The caller learns only that the address is not called (not the resolved address);
-      // how to allow it is the operator's business, so that goes to the server log.
+      // The server log has the resolved address and every form an entry may take; the
+      // caller learns the setting for the host it gave, where allowing it can make sense.
       yield* Effect.logWarning(
         `refused an outbound call to ${hostLabel}: it ${literal ? "is" : `resolves to ${bare}, which is`} ` +
           `${describeClass(addressClass, bare)}. If the operator intends it, add "${hostLabel}", ` +
           `"${hostLabel}:${port}" or a CIDR such as "${cidr}" to ${OUTBOUND_ALLOWLIST_ENV} (comma-separated ` +
           "hosts, host:port or CIDRs); links taken from provider data only ever reach public addresses"
       )
+      const hint = allowable && ALLOWABLE.has(addressClass) && bare !== "169.254.169.254" ? allowHint(host) : ""
       return yield* new OutboundUrlRefused({
         reason: "address",
         address: bare,
         addressClass,
         message: `refused to call ${hostLabel}: it ${literal ? "is" : "resolves to"} ` +
-          `${describeClass(addressClass, bare)}, which this server does not call`
+          `${describeClass(addressClass, bare)}, which this server does not call${hint}`
       })
     }
     return parsed
   })
+
+/**
+ * Parses and vets a URL the operator or a user configured before the server calls it: http(s)
+ * only, no credentials, and every address the host resolves to must be public unless the
+ * operator allowlist covers it; a refused loopback or private address names the setting that
+ * allows it. The HTTP client resolves the name again when it connects; `OutboundHttp` checks
+ * that answer too (`connectRefusal`), so a DNS answer changing in between does not reach a
+ * private address.
+ */
+export const checkOutboundUrl = (url: string, allowlist: ReadonlyArray<string>): Effect.Effect<URL, OutboundUrlRefused> =>
+  vetUrl(url, allowlist, true)
+
+/**
+ * Vets a link taken from provider data (a next page, a download): public addresses only. No
+ * setting allows more, so its refusal names none.
+ */
+export const checkForeignUrl = (url: string): Effect.Effect<URL, OutboundUrlRefused> => vetUrl(url, [], false)

@@ -1,5 +1,5 @@
 import { Cache, Duration, Effect, Equal, Hash } from "effect"
-import { checkOutboundUrl } from "./OutboundUrlGuard.js"
+import { checkForeignUrl, checkOutboundUrl } from "./OutboundUrlGuard.js"
 
 /** An unparsable URL is its own key: `checkOutboundUrl` refuses it with a message, not a defect. */
 const originOf = (url: string): string => {
@@ -39,5 +39,5 @@ export const makeOutboundVerdicts = (allowlist: ReadonlyArray<string>, capacity:
   Cache.make({
     capacity,
     timeToLive: VERDICT_TTL,
-    lookup: (key: VerdictKey) => Effect.either(checkOutboundUrl(key.url, key.foreign ? [] : allowlist))
+    lookup: (key: VerdictKey) => Effect.either(key.foreign ? checkForeignUrl(key.url) : checkOutboundUrl(key.url, allowlist))
   })

@@ -9,7 +9,7 @@ import {
 } from "@switchyard/engine"
 import { Chunk, Clock, Duration, Effect, Either, Option, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
-import { contentLengthOf, neverConnected, OutboundHttp } from "./OutboundHttp.js"
+import { contentLengthOf, errorCodeOf, neverConnected, OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
 import { AccountLimiters, type AccountLimits } from "./AccountLimiters.js"
 import { type Admission, rateOf, type Refusal } from "./ProviderSlots.js"
@@ -301,7 +301,10 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
               message: `${provider} answered ${status} with a response larger than ${MAX_RESPONSE_BYTES} bytes`,
               url: redactedUrl
             })),
-          OutboundUnreachable: ({ neverConnected }) => Effect.fail(unreachable(redactedUrl, "connection failed", neverConnected))
+          OutboundUnreachable: ({ cause, neverConnected }) => {
+            const code = errorCodeOf(cause)
+            return Effect.fail(unreachable(redactedUrl, `connection failed${code === undefined ? "" : ` (${code})`}`, neverConnected))
+          }
         }),
         Effect.flatMap((answer) => answerOf(request, answer.status, answer.headers, answer.bytes, redactedUrl, provider))
       )

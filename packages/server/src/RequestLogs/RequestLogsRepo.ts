@@ -15,7 +15,7 @@ export const RequestLogRow = Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   provider: Schema.NullOr(Schema.String),
-  kind: Schema.Literal("rpc", "unified", "mcp"),
+  kind: Schema.Literal("rpc", "unified", "mcp", "connect"),
   action: Schema.String,
   status: Schema.Number,
   duration_ms: Schema.Number,

@@ -7,6 +7,7 @@ import * as Http from "node:http"
 import type * as Net from "node:net"
 import * as Path from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { RequestLog } from "../../src/Actions/RequestLog.js"
 import { AccountsRepo } from "../../src/Accounts/AccountsRepo.js"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
 import { NodeServerLive } from "../../src/NodeServer.js"
@@ -123,7 +124,8 @@ const connectTestServerOn = (port: number, overrides: Record<string, string>) =>
   )
   return HttpApiBuilder.serve().pipe(
     Layer.provide(AppLive),
-    Layer.merge(Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default)),
+    // RequestLog: the server's own buffer, which a test flushes to read the request log at once
+    Layer.merge(Layer.mergeAll(ProjectsRepo.Default, ApiKeys.Default, AccountsRepo.Default, RequestLog.Default)),
     Layer.provideMerge(OutboundHttp.Default),
     Layer.provideMerge(nodeServer),
     Layer.provideMerge(TestDatabase({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1", ...overrides, SWITCHYARD_PUBLIC_URL: url })),

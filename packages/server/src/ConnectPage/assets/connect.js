@@ -113,12 +113,27 @@
     return el("img", { class: "icon", src: src.href, alt: "", width: 44, height: 44 })
   }
 
+  /**
+   * A profile's label: secondary to the provider's name, which is what the end user knows
+   * (not shown when it only repeats the name).
+   */
+  const profileLabel = (connector) => {
+    const label = connector && typeof connector.profile_label === "string" ? connector.profile_label.trim() : ""
+    return label === "" || label.toLowerCase() === String(connector.name).trim().toLowerCase() ? null : label
+  }
+
   const header = (connector, title, subtitle) =>
     el(
       "div",
       { class: "header" },
       connector ? iconFor(connector) : null,
-      el("div", {}, el("h1", { text: title }), subtitle ? el("p", { class: "method", text: subtitle }) : null)
+      el(
+        "div",
+        {},
+        el("h1", { text: title }),
+        profileLabel(connector) ? el("p", { class: "profile", text: profileLabel(connector) }) : null,
+        subtitle ? el("p", { class: "method", text: subtitle }) : null
+      )
     )
 
   // ---- the API (same origin; the token is the credential)
@@ -246,6 +261,7 @@
             "span",
             {},
             el("span", { class: "name", text: connector.name }),
+            profileLabel(connector) ? el("span", { class: "profile", text: profileLabel(connector) }) : null,
             categories ? el("span", { class: "categories", text: categories }) : null
           )
         )
