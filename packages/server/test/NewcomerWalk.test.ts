@@ -160,7 +160,7 @@ describe("a newcomer following the README", () => {
     /** Pastes each printed call into a shell after the printed KEY= line: its status and answer. */
     const pasteCalls = async (run: { key: string; output: string }) => {
       const calls = printedCalls(run.output)
-      expect(calls.map((call) => call.title.split(" ")[0])).toEqual(["ATS", "LMS", "HRIS", "MCP"])
+      expect(calls.map((call) => call.title.split(/[ :]/)[0])).toEqual(["ATS", "LMS", "HRIS", "MCP"])
       for (const call of calls) {
         const pasted = await runShell(`KEY=${run.key}\n${call.curl} -sS -w '\\n%{http_code}'`, temp, newcomerEnv({}))
         const status = Number(pasted.output.trim().split("\n").at(-1))

@@ -1,7 +1,7 @@
 import { startSandbox, optionsFromEnv, type Sandbox } from "@switchyard/sandbox"
 import type { ChildProcess } from "node:child_process"
 import * as Path from "node:path"
-import { demoApi } from "./DemoApi.js"
+import { demoApi, DemoApiError } from "./DemoApi.js"
 import { curlOf, demoCalls, runCall } from "./demoCalls.js"
 import { demoKey } from "./demoKey.js"
 import { DEMO_OWNER, linkSandbox } from "./linkSandbox.js"
@@ -107,7 +107,19 @@ const run = async () => {
   process.stdout.write(lines.join("\n"))
 }
 
+/** What to do about the failures a user can fix. */
+const hint = (error: unknown): string => {
+  if (error instanceof DemoApiError && error.status === 401) {
+    return `\n  The demo's key (${Path.join(dataDir, "api-key")}) was refused: revoked? Delete that file and run the demo again.`
+  }
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    return "\n  Another process listens there: stop it, or choose other ports with SANDBOX_ATS_PORT, SANDBOX_HRIS_PORT, " +
+      "SANDBOX_LMS_PORT, SANDBOX_MCP_PORT and SANDBOX_OAUTH_PORT (0 picks a free one)."
+  }
+  return ""
+}
+
 run().catch((error: unknown) => {
-  process.stderr.write(`switchyard demo: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(`switchyard demo: ${error instanceof Error ? error.message : String(error)}${hint(error)}\n`)
   void stop(1)
 })

@@ -10,7 +10,7 @@ export const startServer = async (base: string, env: NodeJS.ProcessEnv): Promise
     detached: true
   })
   const exited = new Promise<never>((_, reject) =>
-    server.once("exit", (code, signal) => reject(new Error(`the server stopped before it was ready (exit ${code ?? signal})`)))
+    server.once("exit", (code, signal) => reject(new Error(`the server stopped before it was ready (exit ${code ?? signal}; its output above says why, e.g. PORT in use)`)))
   )
   const ready = (async () => {
     for (;;) {
