@@ -160,13 +160,13 @@ describe("a newcomer following the README", () => {
     /** Pastes each printed call into a shell after the printed KEY= line: its status and answer. */
     const pasteCalls = async (run: { key: string; output: string }) => {
       const calls = printedCalls(run.output)
-      expect(calls.map((call) => call.title.split(/[ :]/)[0])).toEqual(["ATS", "LMS", "HRIS", "MCP"])
+      expect(calls.map((call) => call.title.split(/[ :]/)[0])).toEqual(["ATS", "ATS", "LMS", "HRIS", "MCP"])
       for (const call of calls) {
         const pasted = await runShell(`KEY=${run.key}\n${call.curl} -sS -w '\\n%{http_code}'`, temp, newcomerEnv({}))
         const status = Number(pasted.output.trim().split("\n").at(-1))
         const answer = JSON.parse(pasted.output.trim().split("\n").slice(0, -1).join("\n"))
         expect({ call: call.title, status }).toEqual({ call: call.title, status: 200 })
-        // a unified list per category, with data; the MCP server's tools
+        // a unified list per category (and Lever's), with data; the MCP server's tools
         const found = call.title.startsWith("MCP") ? answer.result.tools : answer.data
         expect({ call: call.title, found: found.length > 0 }).toEqual({ call: call.title, found: true })
       }
@@ -179,6 +179,7 @@ describe("a newcomer following the README", () => {
     expect(accounts.map((account) => [account.connector_key, account.status]).sort()).toEqual([
       ["bamboohr", "active"],
       ["greenhouse", "active"],
+      ["lever", "active"],
       ["talentlms", "active"]
     ])
     // each linked to the sandbox (on loopback), through a profile of its own
@@ -209,7 +210,7 @@ describe("a newcomer following the README", () => {
       "talentlms"
     ])
     const relinked = (await (await fetch(`${second.base}/v2/accounts?owner_id=switchyard-demo`, { headers: auth(second.key) })).json()) as Array<any>
-    expect(relinked.map((account) => account.connector_key).sort()).toEqual(["bamboohr", "greenhouse", "talentlms"])
+    expect(relinked.map((account) => account.connector_key).sort()).toEqual(["bamboohr", "greenhouse", "lever", "talentlms"])
     await pasteCalls(second)
     await signalGroup(second.demo, "SIGINT")
     await gone(`${second.base}/healthz`, "the second demo's server to stop")

@@ -39,7 +39,7 @@ const enrolledLmsUser = async (sandbox: Sandbox): Promise<string> => {
 /** The unified list of each category (HRIS has none in the API: its list action runs through /actions/rpc), and MCP. */
 export const demoCalls = async (
   sandbox: Sandbox,
-  accounts: { readonly greenhouse: string; readonly bamboohr: string; readonly talentlms: string }
+  accounts: { readonly greenhouse: string; readonly bamboohr: string; readonly talentlms: string; readonly lever: string }
 ): Promise<ReadonlyArray<DemoCall>> => [
   {
     title: "ATS (Greenhouse sandbox): unified applications",
@@ -47,6 +47,13 @@ export const demoCalls = async (
     path: "/unified/ats/applications?page_size=5&fields=id,candidate_id,status",
     headers: { "x-account-id": accounts.greenhouse },
     summarize: records("applications")
+  },
+  {
+    title: "ATS (Lever sandbox, OAuth2): the same unified shape from another provider, candidates",
+    method: "GET",
+    path: "/unified/ats/candidates?page_size=5",
+    headers: { "x-account-id": accounts.lever },
+    summarize: records("candidates")
   },
   {
     title: "LMS (TalentLMS sandbox): one user's unified course assignments",

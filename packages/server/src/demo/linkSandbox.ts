@@ -11,15 +11,15 @@ interface SandboxProvider {
   readonly label: string
   readonly account_settings: Record<string, string>
   readonly setup?: Record<string, string>
-  /** The credentials of the connector's authentication config_fields (GET /v2/connectors), for a link by API. */
+  /** The credentials of the connector's authentication config_fields (GET /v2/connectors), for a link by API; none for OAuth2 (consent). */
   readonly credentials?: Record<string, string>
 }
 
 /**
  * One profile per sandbox provider, each pointing its connector at the sandbox (base_url, so
  * that calls and the connect page's credential check go there, not to the real provider). Lever
- * authenticates with OAuth2: its profile holds the sandbox's OAuth app and its accounts link on
- * the connect page, through the sandbox's consent page.
+ * authenticates with OAuth2: its profile holds the sandbox's OAuth app, and its account links
+ * through the sandbox's consent page.
  */
 export const sandboxProviders = (sandbox: Sandbox): ReadonlyArray<SandboxProvider> => [
   {
@@ -65,8 +65,7 @@ const profileFor = async (api: DemoApi, provider: SandboxProvider): Promise<{ id
 export interface LinkedProvider {
   readonly connector_key: string
   readonly profileId: string
-  /** The account linked by API; none for OAuth2 providers (they link on the connect page). */
-  readonly accountId?: string
+  readonly accountId: string
 }
 
 /**
@@ -96,6 +95,34 @@ const accountFor = async (api: DemoApi, provider: SandboxProvider, profileId: st
   return created.id
 }
 
+/**
+ * A Lever account, linked as an end user links one: a connect session, "Authorize with Lever"
+ * (the connect page's call), Allow on the sandbox's consent page, and the browser's return to
+ * this server's callback. Always a new link: the tokens of an earlier run were issued by a
+ * sandbox that is gone (it keeps them in memory), so that run's account is deleted.
+ */
+const accountByConsent = async (api: DemoApi, sandbox: Sandbox, provider: SandboxProvider, profileId: string): Promise<string> => {
+  const mine = rows(await api.call("GET", `/v2/accounts?owner_id=${DEMO_OWNER}&connector_key=${provider.connector_key}&page_size=100`))
+  for (const stale of mine) await api.call("DELETE", `/v2/accounts/${stale.id}`)
+  const session = await api.call("POST", "/connect_sessions", {
+    origin_owner_id: DEMO_OWNER,
+    origin_owner_name: "Switchyard demo",
+    connector_profile_id: profileId
+  })
+  const authorize = await fetch(`${api.base}/connect_sessions/oauth2/authorize`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: session.token, connector_key: provider.connector_key })
+  })
+  if (!authorize.ok) throw new Error(`starting the ${provider.connector_key} consent answered ${authorize.status}: ${await authorize.text()}`)
+  const back = await sandbox.oauth.consent(((await authorize.json()) as { authorization_url: string }).authorization_url, "Allow")
+  const callback = await fetch(back)
+  if (!callback.ok) throw new Error(`the ${provider.connector_key} callback answered ${callback.status}`)
+  const linked = await api.call("GET", `/connect_sessions/${session.id}`)
+  if (typeof linked.account_id !== "string") throw new Error(`the ${provider.connector_key} consent linked no account (session ${linked.status})`)
+  return linked.account_id
+}
+
 /** Profiles and accounts for every sandbox provider, found or created through the public API. */
 export const linkSandbox = async (api: DemoApi, sandbox: Sandbox): Promise<ReadonlyArray<LinkedProvider>> => {
   const linked: Array<LinkedProvider> = []
@@ -104,7 +131,9 @@ export const linkSandbox = async (api: DemoApi, sandbox: Sandbox): Promise<Reado
     linked.push({
       connector_key: provider.connector_key,
       profileId: profile.id,
-      ...(provider.credentials === undefined ? {} : { accountId: await accountFor(api, provider, profile.id, sandbox.seed) })
+      accountId: provider.credentials === undefined
+        ? await accountByConsent(api, sandbox, provider, profile.id)
+        : await accountFor(api, provider, profile.id, sandbox.seed)
     })
   }
   return linked

@@ -69,7 +69,8 @@ const run = async () => {
   const calls = await demoCalls(sandbox, {
     greenhouse: accountOf("greenhouse"),
     bamboohr: accountOf("bamboohr"),
-    talentlms: accountOf("talentlms")
+    talentlms: accountOf("talentlms"),
+    lever: accountOf("lever")
   })
   const tried = []
   for (const call of calls) tried.push({ call, shows: await runCall(api, call) })
@@ -89,9 +90,7 @@ const run = async () => {
     `KEY=${key}`,
     "",
     `Accounts linked to the sandbox (owner_id ${DEMO_OWNER}), each through a connector profile pointing at it:`,
-    ...linked.map((provider) =>
-      `  ${provider.connector_key.padEnd(11)} ${provider.accountId ?? "(OAuth2: link it on the connect page, through the sandbox's consent page)"}`
-    ),
+    ...linked.map((provider) => `  ${provider.connector_key.padEnd(11)} ${provider.accountId}`),
     "",
     "Connect link (what an end user sees; credentials are checked with the sandbox), valid 24 hours:",
     `  ${session.auth_link_url}`,
