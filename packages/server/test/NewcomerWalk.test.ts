@@ -12,9 +12,10 @@ import { type Launched, serveOnFreePort, waitFor } from "./support/ServerProcess
  * shell. The commands are read from the README, so that they stay true; only ports and data
  * directories come from the environment (PORT, SWITCHYARD_DATA_DIR, SANDBOX_*_PORT).
  *
- * Slow (minutes, not seconds): the clone is installed (offline, from the pnpm store the
- * workspace was installed from) and the server built from scratch by the start command, as a
- * newcomer's would be. The demo reuses that build. The waits are bounded generously and poll
+ * Slow (about 6 minutes on a busy 2-core machine, over the ~90 s one would like): the clone is
+ * installed (offline, from the pnpm store the workspace was installed from, ~20 s) and the
+ * server built from scratch by the start command (tsc --build of four packages and the bundle,
+ * most of the time), as a newcomer's would be; the demo reuses that build and runs twice. The waits are bounded generously and poll
  * for what they wait for; nothing here depends on how long a step takes.
  */
 
