@@ -26,6 +26,7 @@ export type { SeenRequest } from "./http/requestLog.js"
 export type { Provider } from "./http/shared.js"
 export { DATA_START, SANDBOX_NOW } from "./clock.js"
 export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
+export { optionsFromEnv } from "./optionsFromEnv.js"
 export {
   LEVER_STAGE_TEXT,
   LEVER_STAGES,

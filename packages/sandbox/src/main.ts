@@ -1,34 +1,9 @@
-import { startSandbox, type SandboxOptions } from "./index.js"
+import { startSandbox } from "./index.js"
+import { optionsFromEnv } from "./optionsFromEnv.js"
 
-/**
- * `pnpm sandbox`: starts every provider and prints where they are.
- * Environment: SANDBOX_SEED, SANDBOX_HOST, SANDBOX_ATS_PORT (4101), SANDBOX_HRIS_PORT (4102),
- * SANDBOX_LMS_PORT (4103), SANDBOX_MCP_PORT (4104), SANDBOX_OAUTH_PORT (4105), SANDBOX_CLOCK (logical|wall).
- */
+/** `pnpm sandbox`: starts every provider and prints where they are (environment: see optionsFromEnv). */
 
-const envInt = (name: string, fallback: number): number => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === "") return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`)
-  return n
-}
-
-const clockEnv = process.env["SANDBOX_CLOCK"]
-const options: SandboxOptions = {
-  seed: envInt("SANDBOX_SEED", 42),
-  host: process.env["SANDBOX_HOST"] ?? "127.0.0.1",
-  ports: {
-    ats: envInt("SANDBOX_ATS_PORT", 4101),
-    hris: envInt("SANDBOX_HRIS_PORT", 4102),
-    lms: envInt("SANDBOX_LMS_PORT", 4103),
-    mcp: envInt("SANDBOX_MCP_PORT", 4104),
-    oauth: envInt("SANDBOX_OAUTH_PORT", 4105)
-  },
-  ...(clockEnv === "wall" || clockEnv === "logical" ? { clock: clockEnv } : {})
-}
-
-const sandbox = await startSandbox(options)
+const sandbox = await startSandbox(optionsFromEnv())
 const basic = (user: string, password = ""): string => Buffer.from(`${user}:${password}`).toString("base64")
 
 console.log(`Switchyard sandbox (seed ${sandbox.seed})

@@ -48,6 +48,14 @@ const sandboxDir = Path.resolve(serverDir, "../sandbox")
 const sandboxEntry = { in: Path.join(sandboxDir, "src/main.ts"), out: "sandbox" }
 
 /**
+ * `switchyard demo` (src/demo/): it starts the sandbox in its own process, so like the sandbox
+ * it is bundled from its sources into dist/demo.js, outside the tsc build (tsconfig.build.json
+ * excludes it: the sandbox has no build of its own to compile against).
+ */
+const demoDir = Path.join(serverDir, "src/demo")
+const demoEntry = { in: Path.join(demoDir, "main.ts"), out: "demo" }
+
+/**
  * The built-in connectors' YAML, copied to dist/connectors/: the installed server has no
  * @switchyard/connectors package to find it in (see builtinConnectorsBeside below).
  */
@@ -69,11 +77,16 @@ const buildProjects = (config, seen = new Set()) => {
   return seen
 }
 
-/** The newest modification time under `dir`, directories included (removing a file changes its directory). */
-const newestUnder = (dir) =>
+/**
+ * The newest modification time under `dir`, directories included (removing a file changes its
+ * directory), except under `skip` (the demo, which tsc does not build: a change there must not
+ * make the build look out of date forever).
+ */
+const newestUnder = (dir, skip = demoDir) =>
   Fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
     const path = Path.join(dir, entry.name)
-    return Math.max(newest, entry.isDirectory() ? newestUnder(path) : Fs.statSync(path).mtimeMs)
+    if (path === skip) return newest
+    return Math.max(newest, entry.isDirectory() ? newestUnder(path, skip) : Fs.statSync(path).mtimeMs)
   }, Fs.statSync(dir).mtimeMs)
 
 /** Whether some project never built, or its sources or configuration changed since its last build. */
@@ -157,7 +170,8 @@ const bundle = async () => {
     absWorkingDir: serverDir,
     entryPoints: [
       ...entryPoints.map((entry) => ({ in: Path.join("build", entry), out: Path.basename(entry, ".js") })),
-      sandboxEntry
+      sandboxEntry,
+      demoEntry
     ],
     outdir: "dist",
     chunkNames: "[name]-[hash]",
@@ -186,11 +200,12 @@ const bundle = async () => {
   Fs.chmodSync(Path.join(distDir, "bin.js"), 0o755)
 }
 
-/** Whether the bundle is older than what it holds beside the compiled server: the sandbox's sources, the connectors' YAML. */
+/** Whether the bundle is older than what it holds beside the compiled server: the sandbox's and demo's sources, the connectors' YAML. */
 const bundleOutOfDate = () => {
-  const bundled = Fs.statSync(Path.join(distDir, "sandbox.js"), { throwIfNoEntry: false })
-  return bundled === undefined ||
-    Math.max(newestUnder(Path.join(sandboxDir, "src")), newestUnder(connectorsDir)) >= bundled.mtimeMs
+  const bundled = ["sandbox.js", "demo.js"].map((file) => Fs.statSync(Path.join(distDir, file), { throwIfNoEntry: false }))
+  return bundled.some((stat) => stat === undefined) ||
+    Math.max(newestUnder(Path.join(sandboxDir, "src")), newestUnder(demoDir, null), newestUnder(connectorsDir)) >=
+      Math.min(...bundled.map((stat) => stat.mtimeMs))
 }
 
 /**
