@@ -7,6 +7,7 @@
 
 /** The README sections the introduction points to, with what each covers. */
 export const README_GUIDES: ReadonlyArray<readonly [section: string, about: string]> = [
+  ["Try it: the sandbox quick start", "one command: the server, simulated providers and linked accounts to call"],
   ["Quick start", "start the server on its embedded database and get the first API key"],
   ["Using the API", "linking and listing accounts, pagination, errors and request limits"],
   ["Connectors and connector profiles", "the catalog, custom connectors, and which version and actions a project uses"],
