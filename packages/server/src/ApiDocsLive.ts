@@ -1,5 +1,6 @@
 import { HttpApi, HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { DOCS_FAVICON } from "./FaviconLive.js"
 
 const DOCS_PATH = "/docs"
 
@@ -16,7 +17,7 @@ export const ApiDocsLive = HttpApiBuilder.Router.use((router) =>
     const loadPage = Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
       Effect.flatMap((HttpApiScalar) =>
         Layer.build(Layer.merge(
-          HttpApiScalar.layer({ path: DOCS_PATH, scalar: { withDefaultFonts: false } }),
+          HttpApiScalar.layer({ path: DOCS_PATH, scalar: { withDefaultFonts: false, favicon: DOCS_FAVICON } }),
           HttpApiBuilder.Router.Live
         ))
       ),

@@ -20,6 +20,7 @@ import { OAuth2CallbackLive } from "./ConnectSessions/OAuth2CallbackLive.js"
 import { ConnectSessions } from "./ConnectSessions/ConnectSessions.js"
 import { ConnectSessionsHttpLive } from "./ConnectSessions/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
+import { FaviconLive } from "./FaviconLive.js"
 import { AccountTools } from "./Mcp/AccountTools.js"
 import { McpEndpointLive } from "./Mcp/McpEndpoint.js"
 import { MetricsEndpointLive } from "./Metrics/MetricsHttp.js"
@@ -43,5 +44,6 @@ export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
 export const HttpExtrasLive = Layer.mergeAll(
   ErrorResponsesLive,
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
-  ApiDocsLive
+  ApiDocsLive,
+  FaviconLive
 )
