@@ -1,6 +1,8 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
 import { send, withKey } from "./support/Wire.js"
 
@@ -36,6 +38,11 @@ interface Document {
     readonly securitySchemes: Record<string, { readonly type: string; readonly scheme?: string }>
   }
 }
+
+const readPackage = (dir: string) =>
+  JSON.parse(Fs.readFileSync(Path.resolve(import.meta.dirname, dir, "package.json"), "utf8")) as { readonly version: string }
+const serverPackage = readPackage("..")
+const apiPackage = readPackage("../../api")
 
 const fetchDocument = Effect.gen(function*() {
   const response = yield* send(HttpClientRequest.get("/openapi.json"))
@@ -73,7 +80,9 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
     Effect.gen(function*() {
       const document = yield* fetchDocument
       expect(document.openapi).toMatch(/^3\.1\.\d+$/)
-      expect(document.info).toMatchObject({ title: "Switchyard", version: "2.0.0" })
+      // The version is the packages' (linked by Changesets): the server's and the API definition's.
+      expect(document.info).toMatchObject({ title: "Switchyard", version: serverPackage.version })
+      expect(apiPackage.version).toBe(serverPackage.version)
       expect(Object.keys(document.paths)).toEqual(
         expect.arrayContaining(["/healthz", "/v2/accounts", "/v2/accounts/filters", "/v2/accounts/{id}"])
       )
