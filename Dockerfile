@@ -6,7 +6,7 @@ FROM node:20-slim AS build
 WORKDIR /app
 RUN npm install --global pnpm@9.15.9
 # the manifests first, so the dependency layer is reused while only sources change
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc tsconfig.base.json ./
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
 COPY packages/api/package.json packages/api/
 COPY packages/client/package.json packages/client/
 COPY packages/connectors/package.json packages/connectors/

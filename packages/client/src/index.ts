@@ -1,6 +1,7 @@
 export * from "./errors.js"
 export * from "./paginate.js"
 export * from "./promiseClient.js"
+export * from "./recordsOf.js"
 export * from "./RetryPolicy.js"
 export * from "./retryTransient.js"
 export * from "./SwitchyardClient.js"

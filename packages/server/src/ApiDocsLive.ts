@@ -1,5 +1,6 @@
 import { HttpApi, HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { DOCS_FAVICON } from "./FaviconLive.js"
 
 const DOCS_PATH = "/docs"
 
@@ -23,7 +24,7 @@ export const ApiDocsLive = HttpApiBuilder.Router.use((router) =>
     const loadPage = Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
       Effect.flatMap((HttpApiScalar) =>
         Layer.build(Layer.merge(
-          HttpApiScalar.layer({ path: DOCS_PATH, scalar }),
+          HttpApiScalar.layer({ path: DOCS_PATH, scalar: { ...scalar, favicon: DOCS_FAVICON } }),
           HttpApiBuilder.Router.Live
         ))
       ),

@@ -1,6 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, OpenApi } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Layer } from "effect"
+import packageJson from "../package.json" with { type: "json" }
 import { AccountMetas } from "./Accounts/AccountMetas.js"
 import { Accounts } from "./Accounts/Accounts.js"
 import { ActionRunner } from "./Actions/ActionRunner.js"
@@ -20,6 +21,7 @@ import { OAuth2CallbackLive } from "./ConnectSessions/OAuth2CallbackLive.js"
 import { ConnectSessions } from "./ConnectSessions/ConnectSessions.js"
 import { ConnectSessionsHttpLive } from "./ConnectSessions/Http.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
+import { FaviconLive } from "./FaviconLive.js"
 import { AccountTools } from "./Mcp/AccountTools.js"
 import { McpEndpointLive } from "./Mcp/McpEndpoint.js"
 import { MetricsEndpointLive } from "./Metrics/MetricsHttp.js"
@@ -33,8 +35,14 @@ import { UnifiedRunner } from "./Unified/UnifiedRunner.js"
 import { WebhooksHttpLive } from "./Webhooks/Http.js"
 import { Webhooks } from "./Webhooks/Webhooks.js"
 
+/**
+ * The API as this server serves it: /openapi.json and /docs give the package's version (the
+ * one `switchyard --version` prints; Changesets keeps @switchyard/api's linked to it).
+ */
+const ServedApi = Api.annotate(OpenApi.Version, packageJson.version)
+
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
-export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
+export const HttpApiLive = HttpApiBuilder.api(ServedApi).pipe(
   Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
@@ -43,5 +51,6 @@ export const HttpApiLive = HttpApiBuilder.api(Api).pipe(
 export const HttpExtrasLive = Layer.mergeAll(
   ErrorResponsesLive,
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
-  ApiDocsLive
+  ApiDocsLive,
+  FaviconLive
 )

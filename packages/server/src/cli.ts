@@ -8,8 +8,10 @@ import { withPlainTextOffTerminal } from "./cli/PlainText.js"
 import { projectsCommand } from "./cli/ProjectsCommand.js"
 
 /*
- * The admin CLI, `pnpm switchyard <command>`: @effect/cli parses the command line and gives
- * --help, --version and --completions; each command group lives in ./cli/.
+ * The admin CLI, `switchyard <command>`: the installed package's binary, and in a clone the
+ * root's `pnpm --silent switchyard` (the README names it `switchyard` with a shell function).
+ * @effect/cli parses the command line and gives --help, --version and --completions; each
+ * command group lives in ./cli/.
  */
 
 const switchyard = Command.make("switchyard").pipe(
@@ -22,7 +24,7 @@ const switchyard = Command.make("switchyard").pipe(
 )
 
 /** Printed after every error: where to read what the command line should have been. */
-const usage = "Usage: pnpm switchyard <command>   (pnpm switchyard --help lists the commands; " +
+const usage = "Usage: switchyard <command>   (switchyard --help lists the commands; " +
   "add --help after a command for its options)"
 
 /** What went wrong: the message of a failure, else the whole cause (a defect, e.g. no database). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -12,7 +13,8 @@ import { exited, runCli, serverEnv, startServing } from "./support/ServerProcess
  */
 
 const KEY = /swy_[A-Za-z0-9_-]{43}/
-const USAGE = "Usage: pnpm switchyard <command>"
+const USAGE = "Usage: switchyard <command>"
+const workspaceDir = Path.resolve(import.meta.dirname, "../../..")
 const serverVersion = (JSON.parse(Fs.readFileSync(Path.join(import.meta.dirname, "../package.json"), "utf8")) as {
   readonly version: string
 }).version
@@ -96,6 +98,26 @@ describe("the CLI", () => {
       server.child.kill("SIGTERM")
       expect(await stopped).toBe(0)
     }
+  }, 600_000)
+
+  it("runs as the README's `switchyard` in a clone: the root script, in the repository's root, and pnpm --silent adds nothing after an error", async () => {
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-root-cli-"))
+    // A relative data directory, taken from where the root script runs the CLI: the
+    // repository's root, not the caller's directory (the temporary one) nor packages/server.
+    const { NODE_OPTIONS: _nodeOptions, ...environment } = serverEnv(Path.relative(workspaceDir, dataDir), 1)
+    const outsidePnpm = Object.fromEntries(Object.entries(environment).filter(([name]) => !/^npm_/i.test(name)))
+    const cli = spawn("npx", ["--yes", "pnpm@9.15.9", "--silent", "--dir", workspaceDir, "switchyard", "keys", "revoke", "nope"], {
+      cwd: Os.tmpdir(),
+      env: outsidePnpm
+    })
+    let output = ""
+    cli.stdout.on("data", (chunk) => (output += chunk))
+    cli.stderr.on("data", (chunk) => (output += chunk))
+    const code = await exited(cli)
+    // The build before the CLI is silent, and so is pnpm: the output is the CLI's alone.
+    expect({ code, output: output.trim() }).toEqual({ code: 1, output: `switchyard: no active key has id nope\n\n${USAGE}   (switchyard --help lists the commands; add --help after a command for its options)` })
+    expect(Fs.readdirSync(dataDir)).toContain("pgdata")
+    Fs.rmSync(dataDir, { recursive: true, force: true })
   }, 600_000)
 
   // DATABASE_URL names a port nobody listens on: anything that opened the database would fail

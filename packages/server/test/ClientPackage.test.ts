@@ -1,9 +1,11 @@
 import { FetchHttpClient, HttpClient, HttpServer } from "@effect/platform"
 import { PreconditionFailed, TooManyRequests } from "@switchyard/api"
+import type { Account } from "@switchyard/api"
 import {
   createSwitchyardClient,
   paginate,
   paginatePages,
+  recordsOf,
   SwitchyardClient,
   SwitchyardClientConfig
 } from "@switchyard/client"
@@ -256,6 +258,30 @@ layer(Server, { excludeTestServices: true })("@switchyard/client", (it) => {
       expect(counter.calls).toBe(1)
       expect(providerCalls()).toBe(1)
       sandbox.faults.clear()
+    }))
+
+  it.effect("recordsOf gives a list's records, typed, whether it answered a bare array or a page", () =>
+    Effect.gen(function*() {
+      const { ats, project, sandbox } = yield* setup
+      const second = yield* project.client.accounts.create_account({ payload: sandboxGreenhouseAccount(sandbox) })
+      const ids = [ats.id, second.id].sort()
+      const client = createSwitchyardClient({ baseUrl: yield* serverUrl, apiKey: project.key })
+      // Typed as Account records with no cast: a wrong element type here fails the typecheck.
+      const bare: ReadonlyArray<Account> = recordsOf(yield* Effect.promise(() => client.accounts.list_accounts({ urlParams: {} })))
+      const paged = yield* Effect.promise(() => client.accounts.list_accounts({ urlParams: { page: 2, page_size: 1 } }))
+      expect(Array.isArray(paged)).toBe(false)
+      const page: ReadonlyArray<Account> = recordsOf(paged)
+      expect(bare.map((account) => account.id).sort()).toEqual(ids)
+      expect(page.map((account) => account.id)).toHaveLength(1)
+      expect(ids).toContain(page[0]!.id)
+      // The same on the Effect client, and on another list of both shapes.
+      const viaEffect = yield* Effect.flatMap(SwitchyardClient, (effectClient) =>
+        Effect.all({
+          accounts: Effect.map(effectClient.accounts.list_accounts({ urlParams: { page_size: 10 } }), recordsOf),
+          connectors: Effect.map(effectClient.connectors.list_connectors({ urlParams: {} }), recordsOf)
+        })).pipe(Effect.provide(yield* clientLayer(project.key)))
+      expect(viaEffect.accounts.map((account) => account.id).sort()).toEqual(ids)
+      expect(viaEffect.connectors.map((connector) => connector.id)).toContain("greenhouse@1.3.0~builtin")
     }))
 
   it.effect("never shows the API key: not in the config, errors, causes or logs", () =>

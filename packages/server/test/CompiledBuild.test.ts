@@ -133,11 +133,15 @@ describe("the compiled server", () => {
     expect({ status: refused.status, body: await refused.text() }).toMatchObject({ status: 422 })
   })
 
-  it("runs the compiled CLI", async () => {
+  it("runs the compiled CLI, and both it and the OpenAPI document give the package's version", async () => {
     const version = (JSON.parse(Fs.readFileSync(Path.join(serverDir, "package.json"), "utf8")) as { version: string })
       .version
     const cli = await runNode(["dist/cli.js", "--version"], plainEnvironment())
     expect(cli.code).toBe(0)
     expect(cli.stdout).toContain(version)
+    // package.json is read when the bundle is built (esbuild inlines the JSON import): the
+    // installed package's version, whatever the directory it runs from.
+    const document = await fetch(`${base}/openapi.json`, { signal: AbortSignal.timeout(60_000) })
+    expect(((await document.json()) as { info: { version: string } }).info.version).toBe(version)
   })
 })

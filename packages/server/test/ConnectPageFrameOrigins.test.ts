@@ -10,7 +10,7 @@ import { exited, runCli, serverEnv, startServing } from "./support/ServerProcess
  */
 
 const KEY = "swy_frame_origins_test_key_0123456789abcdef"
-const USAGE = "Usage: pnpm switchyard <command>"
+const USAGE = "Usage: switchyard <command>"
 
 describe("the connect page's frame origins", () => {
   it("are set, shown, refused when not origins, and cleared with the CLI; /connect's CSP follows them", async () => {

@@ -2,6 +2,8 @@ import { HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { connectPageHeaders } from "../src/ConnectPage/connectPageHeaders.js"
 import { connectResultPage } from "../src/ConnectPage/connectResultPage.js"
 import { monogramColour, monogramLetters } from "../src/ConnectPage/monogramIcon.js"
@@ -162,6 +164,28 @@ layer(TestServer(), { excludeTestServices: true })("the connect page over HTTP",
       for (const path of ["/connect/assets/other.js", "/connect/assets/..%2Fconnect.js", "/connect/assets/"]) {
         expect({ path, status: (yield* get(path)).status }).toEqual({ path, status: 404 })
       }
+    }))
+
+  it.effect("answers /favicon.ico with Switchyard's icon, kept a day, and the connect page and /docs link it", () =>
+    Effect.gen(function*() {
+      const svg = Fs.readFileSync(Path.join(import.meta.dirname, "../src/ConnectPage/assets/favicon.svg"), "utf8")
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+      const icon = yield* get("/favicon.ico")
+      expect({ status: icon.status, type: icon.headers["content-type"], body: icon.text })
+        .toEqual({ status: 200, type: "image/svg+xml", body: svg })
+      expect(icon.headers["cache-control"]).toBe("public, max-age=86400")
+      expect(icon.headers["x-content-type-options"]).toBe("nosniff")
+
+      // The connect page links it among its assets (relative, as they are: a path prefix keeps working).
+      const { session } = yield* newSession
+      const page = yield* get(pathOf(session.auth_link_url))
+      expect(page.text).toContain(`<link rel="icon" type="image/svg+xml" href="connect/assets/favicon.svg">`)
+      const linked = yield* get("/connect/assets/favicon.svg")
+      expect({ status: linked.status, type: linked.headers["content-type"], body: linked.text })
+        .toEqual({ status: 200, type: "image/svg+xml", body: svg })
+      // The docs page hands it to the API reference, relative to /docs.
+      const docs = yield* get("/docs")
+      expect(docs.text).toContain(`"favicon":"favicon.ico"`)
     }))
 
   it.effect("draws a connector's icon: its initials on a colour from its key, no third-party URL", () =>

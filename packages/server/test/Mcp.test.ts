@@ -297,12 +297,23 @@ layer(Server, { excludeTestServices: true })("/mcp", (it) => {
       expect(text).not.toContain(records[0]!.id)
     }))
 
-  it.scoped("answers GET with 405; takes the account from ?x-account-id= too", () =>
+  it.scoped("answers GET with 405, a POST without Accept: application/json, text/event-stream with 406; takes the account from ?x-account-id= too", () =>
     Effect.gen(function*() {
       const { ats, project } = yield* setup
       const get = yield* send(HttpClientRequest.get("/mcp").pipe(HttpClientRequest.setHeader("x-account-id", ats.id), withKey(project.key)))
       expect(get.status).toBe(405)
       expect(get.headers.allow).toBe("POST")
+      // The README's MCP section names the header: the transport requires both types.
+      for (const accept of [undefined, "application/json"]) {
+        const notAccepted = yield* send(HttpClientRequest.post("/mcp").pipe(
+          json({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+          accept === undefined ? (request) => request : HttpClientRequest.setHeader("accept", accept),
+          HttpClientRequest.setHeader("x-account-id", ats.id),
+          withKey(project.key)
+        ))
+        expect({ accept, status: notAccepted.status }).toEqual({ accept, status: 406 })
+        expect(notAccepted.text).toContain("text/event-stream")
+      }
       const client = yield* connect(project.key, ats.id, "query")
       const result = yield* call(client, "greenhouse_ats_list_applications", { page_size: 1 })
       expect((result.structuredContent as { data: ReadonlyArray<unknown> }).data).toHaveLength(1)

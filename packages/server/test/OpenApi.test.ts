@@ -42,6 +42,11 @@ interface Document {
   }
 }
 
+const readPackage = (dir: string) =>
+  JSON.parse(Fs.readFileSync(Path.resolve(import.meta.dirname, dir, "package.json"), "utf8")) as { readonly version: string }
+const serverPackage = readPackage("..")
+const apiPackage = readPackage("../../api")
+
 const fetchDocument = Effect.gen(function*() {
   const response = yield* send(HttpClientRequest.get("/openapi.json"))
   expect(response.status).toBe(200)
@@ -90,7 +95,9 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
     Effect.gen(function*() {
       const document = yield* fetchDocument
       expect(document.openapi).toMatch(/^3\.1\.\d+$/)
-      expect(document.info).toMatchObject({ title: "Switchyard", version: "2.0.0" })
+      // The version is the packages' (linked by Changesets): the server's and the API definition's.
+      expect(document.info).toMatchObject({ title: "Switchyard", version: serverPackage.version })
+      expect(apiPackage.version).toBe(serverPackage.version)
       expect(Object.keys(document.paths)).toEqual(
         expect.arrayContaining(["/healthz", "/v2/accounts", "/v2/accounts/filters", "/v2/accounts/{id}"])
       )

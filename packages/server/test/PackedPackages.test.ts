@@ -6,10 +6,10 @@ import * as Path from "node:path"
 import { exited, launch, serveOnFreePort, waitFor } from "./support/ServerProcess.js"
 
 /*
- * The packages as an outsider gets them: api, client and server built and packed with
- * `pnpm pack`, installed with npm from their tarballs into a fresh project in the system's
- * temporary directory (outside the workspace, so nothing resolves to its sources or its
- * node_modules), a consumer program typechecked there with the installed TypeScript under
+ * The packages as an outsider gets them: api, client and server packed with `pnpm pack` (which
+ * builds each first, through its prepack script), installed with npm from their tarballs into
+ * a fresh project in the system's temporary directory (outside the workspace, so nothing
+ * resolves to its sources or its node_modules), a consumer program typechecked there with the installed TypeScript under
  * moduleResolution bundler and node16, and run against a server started by the installed
  * `switchyard start` binary. The npm registry is reached for the public dependencies
  * (effect, @effect/platform, PGlite, TypeScript); npm's cache is shared between runs in the
@@ -84,10 +84,10 @@ describe("the packed packages, installed outside the workspace", () => {
     Fs.mkdirSync(packs)
     Fs.mkdirSync(Path.join(consumer, "src"), { recursive: true })
 
-    // Build: the server's build (api, connectors, engine and the bundle), then the client on the built api.
-    await succeed(process.execPath, ["scripts/build.mjs"], serverDir)
-    const tsc = Path.join(workspaceDir, "node_modules/typescript/bin/tsc")
-    await succeed(process.execPath, [tsc, "--build", "packages/client/tsconfig.build.json"], workspaceDir)
+    // No build first: each package's prepack builds it, so a pack after a clone (or after the
+    // quick start, which builds the server but not the client) has dist/. The client's dist/
+    // is removed to show it: nothing but its prepack makes it again (no other test reads it).
+    Fs.rmSync(Path.join(workspaceDir, "packages/client/dist"), { recursive: true, force: true })
 
     // pnpm pack, as a release does: publishConfig and workspace: versions are applied by it.
     for (const name of ["api", "client", "server"]) {
@@ -99,6 +99,12 @@ describe("the packed packages, installed outside the workspace", () => {
       "switchyard-client-0.1.0.tgz",
       "switchyard-server-0.1.0.tgz"
     ])
+    for (const tarball of tarballs) {
+      const entries = (await succeed("tar", ["-tzf", tarball], packs)).stdout.split("\n")
+      const entry = Path.basename(tarball).includes("server") ? "package/dist/bin.js" : "package/dist/index.js"
+      expect({ tarball: Path.basename(tarball), built: entries.includes(entry) })
+        .toEqual({ tarball: Path.basename(tarball), built: true })
+    }
 
     // The consumer: its own package.json, the program and two tsconfigs, one per module resolution.
     Fs.writeFileSync(Path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))

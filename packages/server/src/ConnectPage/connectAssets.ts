@@ -11,11 +11,13 @@ export interface ConnectAsset {
 
 const files: Record<string, string> = {
   "connect.js": "text/javascript; charset=utf-8",
-  "connect.css": "text/css; charset=utf-8"
+  "connect.css": "text/css; charset=utf-8",
+  // Switchyard's icon: linked by the pages, and the site's /favicon.ico (FaviconLive.ts).
+  "favicon.svg": "image/svg+xml"
 }
 
 /**
- * The page's script and style, plain files beside this module (`./assets/`), read once when
+ * The page's script, style and icon, plain files beside this module (`./assets/`), read once when
  * the server starts: the same path resolves when the server runs from source (tsx, vitest)
  * and compiled (`dist/ConnectPage/`, where scripts/build.mjs copies them). A missing file
  * stops the start instead of serving a page that cannot work.

@@ -34,6 +34,7 @@ export const htmlDocument = (options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(options.title)}</title>
+<link rel="icon" type="image/svg+xml" href="${options.assets}favicon.svg">
 <link rel="stylesheet" href="${options.assets}connect.css">
 <script type="application/json" id="${DATA_BLOCK_ID}">${jsonDataBlock(options.data)}</script>
 <script src="${options.assets}connect.js" defer></script>

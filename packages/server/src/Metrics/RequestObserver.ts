@@ -23,6 +23,7 @@ const extraRoutes: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/mcp\/?$/, "/mcp"],
   [/^\/openapi\.json$/, "/openapi.json"],
   [/^\/docs\/?$/, "/docs"],
+  [/^\/favicon\.ico$/, "/favicon.ico"],
   [/^\/metrics$/, "/metrics"],
   [/^\/connect\/?$/, "/connect"],
   [/^\/connect\/assets\/[^/]+$/, "/connect/assets/:file"],
