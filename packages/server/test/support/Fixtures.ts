@@ -71,7 +71,7 @@ export const accountBody = (overrides: Partial<CreateAccount> = {}): CreateAccou
   owner_id: "owner-1",
   owner_name: "Ada Lovelace",
   owner_username: "ada",
-  credentials: { api_key: "gh-super-secret-value" },
+  credentials: { apiKey: "gh-super-secret-value" },
   settings: { subdomain: "acme" },
   ...overrides
 })
