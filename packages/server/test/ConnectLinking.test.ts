@@ -160,12 +160,13 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
       const unknown = yield* post("/connect_sessions/link", {
         token: session.token,
         connector_key: "greenhouse",
-        credentials: { apiKey: "k", password: "p" }
+        credentials: { password: "p", username: "u" }
       })
+      // the rule and wording of POST /v2/accounts, every problem at once, under the provider's name (not the profile's label)
       expectError(
         unknown,
         400,
-        `credentials have unknown password (authentication "apiKey" of Greenhouse expects: apiKey (required), onBehalfOf)`
+        `credentials lack apiKey; have unknown password, username (authentication "apiKey" of Greenhouse expects: apiKey (required), onBehalfOf)`
       )
       const other = yield* post("/connect_sessions/link", { token: session.token, connector_key: "bamboohr", credentials: {} })
       expectError(other, 400, "connector_key bamboohr is not a connector this session may link")

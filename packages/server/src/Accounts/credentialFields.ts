@@ -69,7 +69,7 @@ export const credentialProblems = (
   return [
     ...(missing.length === 0 ? [] : [`lack ${missing.map((field) => spellings(field).join(" or ")).join(", ")}`]),
     ...(unknown.length === 0 ? [] : [`have unknown ${unknown.join(", ")}`]),
-    ...(notText.length === 0 ? [] : [`have ${notText.map(([key]) => key).join(", ")} not a string`])
+    ...(notText.length === 0 ? [] : [`have non-string ${notText.map(([key]) => key).join(", ")}`])
   ]
 }
 
