@@ -13,24 +13,8 @@ import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
  * ones. Fields come from GET /v2/connectors/{id}.
  */
 
-const tokenMethod = `authentication:
-  - token:
-      type: custom
-      label: API token
-      authorization:
-        type: bearer
-        token: $.credentials.token
-      configFields:
-        - key: token
-          label: API token
-          type: password
-          required: true
-          secret: true
-`
-
 /** A custom connector whose `authentication:` block is `authentication` (none when empty). */
-const withAuthentication = (key: string, authentication: string) =>
-  connectorYaml({ key, version: "1.0.0" }).replace(tokenMethod, authentication)
+const withAuthentication = (key: string, authentication: string) => connectorYaml({ key, version: "1.0.0", authentication })
 
 const twoMethods = `authentication:
   - token:
