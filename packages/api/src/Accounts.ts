@@ -123,7 +123,14 @@ export const CreateAccount = Schema.Struct({
   owner_id: text(200),
   owner_name: Schema.optional(text(200)),
   owner_username: Schema.optional(text(200)),
-  credentials: JsonObject.annotations({ description: "Provider credentials: stored encrypted, never returned" }),
+  auth_method: Schema.optional(text(100)).annotations({
+    description: "The connector's authentication method the credentials are for (a name from GET /v2/connectors/{id}); " +
+      "without it, the one method, or the first the credentials fit"
+  }),
+  credentials: JsonObject.annotations({
+    description: "Provider credentials: the chosen authentication method's config fields (GET /v2/connectors/{id}), " +
+      "checked at link time (400 naming each missing or unknown field); stored encrypted, never returned"
+  }),
   settings: Schema.optional(JsonObject)
 }).annotations({ identifier: "CreateAccount", ...strictObject })
 export type CreateAccount = typeof CreateAccount.Type

@@ -46,6 +46,7 @@ export const toApiError = (error: DomainError): ApiError =>
       AccountIntegrationDisabled: ({ message }): ApiError => new PreconditionFailed({ message }),
       AccountConnectorGone: ({ message }): ApiError => new PreconditionFailed({ message }),
       InvalidAccountRequest: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      InvalidAccountCredentials: ({ message }): ApiError => new BadRequest({ message }),
       InvalidAccountSetting: ({ message }): ApiError => new BadRequest({ message }),
       ActionNotEnabled: ({ message }): ApiError => new Forbidden({ message }),
       IdempotencyConflict: ({ message, retryAfterSeconds }): ApiError =>

@@ -157,13 +157,22 @@ layer(server, { excludeTestServices: true })("linking through a connect session"
       const { mint, project } = yield* setup
       const session = yield* mint()
       const missing = yield* post("/connect_sessions/link", { token: session.token, connector_key: "greenhouse", credentials: {} })
-      expectError(missing, 400, "Harvest API key is required (credentials.apiKey)")
+      expectError(
+        missing,
+        400,
+        `credentials lack apiKey (authentication "apiKey" of Greenhouse expects: apiKey (required), onBehalfOf)`
+      )
       const unknown = yield* post("/connect_sessions/link", {
         token: session.token,
         connector_key: "greenhouse",
-        credentials: { apiKey: "k", password: "p" }
+        credentials: { password: "p", username: "u" }
       })
-      expectError(unknown, 400, /credentials\.password is not a field of authentication apiKey/)
+      // the rule and wording of POST /v2/accounts, every problem at once, under the provider's name (not the profile's label)
+      expectError(
+        unknown,
+        400,
+        `credentials lack apiKey; have unknown password, username (authentication "apiKey" of Greenhouse expects: apiKey (required), onBehalfOf)`
+      )
       const other = yield* post("/connect_sessions/link", { token: session.token, connector_key: "bamboohr", credentials: {} })
       expectError(other, 400, "connector_key bamboohr is not a connector this session may link")
       const badToken = yield* post("/connect_sessions/link", { token: "nope", connector_key: "greenhouse", credentials: {} })

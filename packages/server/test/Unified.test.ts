@@ -17,7 +17,7 @@ const setup = Effect.gen(function*() {
   const lms = yield* project.client.accounts.create_account({
     payload: accountBody({
       connector_key: "talentlms",
-      credentials: { apiKey: sandbox.lms.apiKey },
+      credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" },
       settings: { base_url: sandbox.lms.baseUrl }
     })
   })

@@ -22,7 +22,7 @@ const setup = Effect.gen(function*() {
   const link = (payload: Parameters<typeof accountBody>[0]) =>
     Effect.map(project.client.accounts.create_account({ payload: accountBody(payload) }), (account) => ({ "x-account-id": account.id }))
   const ats = yield* link({ connector_key: "greenhouse", credentials: { apiKey: sandbox.ats.apiKey }, settings: { base_url: sandbox.ats.baseUrl } })
-  const lms = yield* link({ connector_key: "talentlms", credentials: { apiKey: sandbox.lms.apiKey }, settings: { base_url: sandbox.lms.baseUrl } })
+  const lms = yield* link({ connector_key: "talentlms", credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" }, settings: { base_url: sandbox.lms.baseUrl } })
   sandbox.clearRequests()
   return { sandbox, project, client: project.client, ats, lms }
 })

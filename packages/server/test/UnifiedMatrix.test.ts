@@ -412,7 +412,7 @@ const buildFixture = Effect.gen(function*() {
         ? { credentials: { apiKey: sandbox.ats.apiKey }, settings: { base_url: sandbox.ats.baseUrl, onBehalfOf: String(sandbox.ats.onBehalfOf) } }
         : provider === "hris"
         ? { credentials: { apiKey: sandbox.hris.apiKey, subdomain: sandbox.hris.companyDomain }, settings: { base_url: sandbox.hris.baseUrl } }
-        : { credentials: { apiKey: sandbox.lms.apiKey }, settings: { base_url: sandbox.lms.baseUrl } })
+        : { credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" }, settings: { base_url: sandbox.lms.baseUrl } })
     })
   const link = (provider: Provider, extra: Record<string, string> = {}) =>
     Effect.map(admin.accounts.create_account({ payload: linkBody(provider, extra) }), (account) => account.id)

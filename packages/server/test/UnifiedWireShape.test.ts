@@ -66,7 +66,7 @@ const EXCESS_KEY_EDIT = [
 const sandboxTalentLmsAccount = (sandbox: Sandbox) =>
   accountBody({
     connector_key: "talentlms",
-    credentials: { apiKey: sandbox.lms.apiKey },
+    credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" },
     settings: { base_url: sandbox.lms.baseUrl }
   })
 

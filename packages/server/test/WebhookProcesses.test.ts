@@ -34,7 +34,7 @@ const account = (n: number) => ({
   connector_key: "greenhouse",
   name: `Account ${n}`,
   owner_id: `owner-${n}`,
-  credentials: { api_key: "gh-secret" },
+  credentials: { apiKey: "gh-secret" },
   settings: { subdomain: "acme" }
 })
 

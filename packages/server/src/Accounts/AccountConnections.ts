@@ -154,7 +154,7 @@ export class AccountConnections extends Effect.Service<AccountConnections>()("Sw
         return byKey
       })
 
-    return { resolveForLink, expander, titles } as const
+    return { resolveForLink, load: registry.load, expander, titles } as const
   }),
   dependencies: [ConnectorRegistry.Default, ConnectorProfiles.Default]
 }) {}

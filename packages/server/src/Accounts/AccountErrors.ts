@@ -45,6 +45,9 @@ export class AccountConnectorGone extends Data.TaggedError("AccountConnectorGone
 /** A create or update body the account rules refuse (sizes, what it links to). */
 export class InvalidAccountRequest extends Data.TaggedError("InvalidAccountRequest")<{ readonly message: string }> {}
 
+/** Credentials that do not fit the authentication method the account links with (every problem named). */
+export class InvalidAccountCredentials extends Data.TaggedError("InvalidAccountCredentials")<{ readonly message: string }> {}
+
 /** A URL setting that is not an absolute http or https URL. */
 export class InvalidAccountSetting extends Data.TaggedError("InvalidAccountSetting")<{ readonly setting: string }> {
   override get message() {
@@ -55,4 +58,4 @@ export class InvalidAccountSetting extends Data.TaggedError("InvalidAccountSetti
 /** Why an account cannot be used for an account-scoped call (RPC, unified, MCP). */
 export type AccountContextError = AccountNotFound | AccountBlocked | AccountIntegrationDisabled | AccountConnectorGone
 
-export type AccountError = AccountContextError | InvalidAccountRequest | InvalidAccountSetting
+export type AccountError = AccountContextError | InvalidAccountRequest | InvalidAccountCredentials | InvalidAccountSetting

@@ -9,6 +9,7 @@ import { AccountConnections, type AccountExpansions } from "./AccountConnections
 import { AccountNotFound, InvalidAccountRequest } from "./AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
+import { linkMethod } from "./linkMethod.js"
 import { checkUrlSettings } from "./urlSettings.js"
 
 const MAX_CREDENTIALS_BYTES = 64 * 1024
@@ -140,6 +141,12 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
         }
         yield* checkUrlSettings(body.settings)
         const link = yield* connections.resolveForLink(caller.projectId, body)
+        const { methodName } = yield* linkMethod(
+          yield* connections.load(link.version),
+          `${link.version.key}@${link.version.version}`,
+          body.auth_method,
+          body.credentials
+        )
         const sealed = cipher.seal(body.credentials)
         const row = yield* withEvent(repo.insert({
           id: Crypto.randomUUID(),
@@ -156,7 +163,7 @@ export class Accounts extends Effect.Service<Accounts>()("Switchyard/Accounts", 
           metadata: null,
           linked_via: "api",
           connect_session_id: null,
-          auth_method: null,
+          auth_method: methodName,
           credentials_ciphertext: sealed.ciphertext,
           credentials_key_id: sealed.keyId
         }), "account.created", caller.projectId)

@@ -83,7 +83,7 @@ export class ConnectLinking extends Effect.Service<ConnectLinking>()("Switchyard
             message: `${choice.offered.name} links with OAuth2: start it with POST /connect_sessions/oauth2/authorize`
           })
         }
-        const credentials = yield* checkFields(choice.methodName, choice.method, body.credentials)
+        const credentials = yield* checkFields(choice.methodName, choice.method, choice.version.title, body.credentials)
         const account = yield* checkAndComplete(choice, credentials)
         return linked(choice, account)
       }).pipe(Effect.withSpan("ConnectLinking.link", { captureStackTrace: false }))

@@ -115,7 +115,7 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
             message: `${choice.offered.name} does not link with OAuth2: send its fields to POST /connect_sessions/link`
           })
         }
-        const fields = yield* checkFields(choice.methodName, choice.method, body.credentials ?? {})
+        const fields = yield* checkFields(choice.methodName, choice.method, choice.version.title, body.credentials ?? {})
         const { client, method } = yield* resolveMethod(choice, fields)
         const state = Crypto.randomBytes(32).toString("base64url")
         const redirectUri = callbackUrl(choice.offered.key)

@@ -1,24 +1,4 @@
-/** A small valid custom connector document, varied by key, version, title and actions. */
-export const connectorYaml = (options: {
-  readonly key: string
-  readonly version: string
-  readonly title?: string
-  readonly description?: string
-  readonly category?: string
-  readonly actions?: ReadonlyArray<string>
-}) => {
-  const actions = options.actions ?? ["list_things", "get_thing"]
-  return `StackOne: 1.0.0
-info:
-  title: ${options.title ?? `Custom ${options.key}`}
-  key: ${options.key}
-  version: ${options.version}
-  description: ${options.description ?? "A custom connector for tests"}
-  categories:
-    - ${options.category ?? "ats"}
-baseUrl: https://api.example.com/v1
-resources: https://docs.example.com
-authentication:
+const tokenAuthentication = `authentication:
   - token:
       type: custom
       label: API token
@@ -31,7 +11,31 @@ authentication:
           type: password
           required: true
           secret: true
-scopeDefinitions:
+`
+
+/** A small valid custom connector document, varied by key, version, title and actions. */
+export const connectorYaml = (options: {
+  readonly key: string
+  readonly version: string
+  readonly title?: string
+  readonly description?: string
+  readonly category?: string
+  readonly actions?: ReadonlyArray<string>
+  /** The `authentication:` block (default: one `token` method with a `token` field; "" for none). */
+  readonly authentication?: string
+}) => {
+  const actions = options.actions ?? ["list_things", "get_thing"]
+  return `StackOne: 1.0.0
+info:
+  title: ${options.title ?? `Custom ${options.key}`}
+  key: ${options.key}
+  version: ${options.version}
+  description: ${options.description ?? "A custom connector for tests"}
+  categories:
+    - ${options.category ?? "ats"}
+baseUrl: https://api.example.com/v1
+resources: https://docs.example.com
+${options.authentication ?? tokenAuthentication}scopeDefinitions:
   read:
     description: Read things
 actions:

@@ -65,13 +65,24 @@ export const otherProject = Effect.gen(function*() {
   return { project, key }
 })
 
+/**
+ * Credentials with the real config fields of each built-in connector's method (links are
+ * checked against them); any other key is taken for a `connectorYaml` connector (`token`).
+ */
+const credentialsOf: Record<string, Record<string, string>> = {
+  greenhouse: { apiKey: "gh-super-secret-value" },
+  bamboohr: { apiKey: "bh-super-secret-value", subdomain: "acme" },
+  talentlms: { apiKey: "tl-super-secret-value", domain: "acme" },
+  lever: { accessToken: "lv-super-secret-value" }
+}
+
 export const accountBody = (overrides: Partial<CreateAccount> = {}): CreateAccount => ({
   connector_key: "greenhouse",
   name: "Acme Recruiting",
   owner_id: "owner-1",
   owner_name: "Ada Lovelace",
   owner_username: "ada",
-  credentials: { api_key: "gh-super-secret-value" },
+  credentials: credentialsOf[overrides.connector_key ?? "greenhouse"] ?? { token: "custom-super-secret-value" },
   settings: { subdomain: "acme" },
   ...overrides
 })
