@@ -2,10 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Console, Effect, Option, Redacted } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { SwitchyardConfig } from "./Config.js"
+import { DEFAULT_ORGANIZATION, DEFAULT_PROJECT } from "./Projects/defaultNames.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
-
-export const DEFAULT_ORGANIZATION = "Default organization"
-export const DEFAULT_PROJECT = "Default project"
 
 /**
  * First start on an empty database: create the default organization and project and a

@@ -1,5 +1,5 @@
 import type { AuthenticationMethod } from "@switchyard/engine"
-import { isAuthorizationCode } from "../ConnectSessions/connectAuthMethods.js"
+import { isAuthorizationCode } from "../Connectors/authenticationMethods.js"
 
 /** A field an authentication method's credentials may hold; `aliases` are other spellings the engine reads. */
 export interface CredentialField {

@@ -1,6 +1,6 @@
 import type { ParsedConnector } from "@switchyard/engine"
 import { Either } from "effect"
-import { namedMethods } from "../ConnectSessions/connectAuthMethods.js"
+import { namedMethods } from "../Connectors/authenticationMethods.js"
 import { InvalidAccountCredentials } from "./AccountErrors.js"
 import { credentialProblems, credentialsRefusal, describeFields, storedFields } from "./credentialFields.js"
 

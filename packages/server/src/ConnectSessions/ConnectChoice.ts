@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { AccountConnections } from "../Accounts/AccountConnections.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
-import { namedMethods } from "./connectAuthMethods.js"
+import { namedMethods } from "../Connectors/authenticationMethods.js"
 import { InvalidConnectLink } from "./ConnectSessionErrors.js"
 
 /** What the end user picked on the page, resolved against what the session offers. */

@@ -1,9 +1,6 @@
 import type { ConnectAuthMethod, ConnectField } from "@switchyard/api"
 import type { AuthenticationMethod, ConfigField, ParsedConnector } from "@switchyard/engine"
-
-/** An OAuth2 method the end user authorizes in the provider's consent page (not client credentials). */
-export const isAuthorizationCode = (method: AuthenticationMethod): boolean =>
-  method.type === "oauth2" && method.grantType !== "client_credentials"
+import { isAuthorizationCode, namedMethods } from "../Connectors/authenticationMethods.js"
 
 const fieldOf = (field: ConfigField): ConnectField => {
   const secret = field.secret === true || field.type === "password"
@@ -17,10 +14,6 @@ const fieldOf = (field: ConfigField): ConnectField => {
     description: field.description ?? null
   }
 }
-
-/** The connector's methods by name, in the order it lists them. */
-export const namedMethods = (connector: ParsedConnector): ReadonlyArray<readonly [string, AuthenticationMethod]> =>
-  (connector.definition.authentication ?? []).flatMap((named) => Object.entries(named))
 
 /** Every required setup field (the project's OAuth app) of a method is stored on the profile. */
 export const hasSetup = (method: AuthenticationMethod, setupKeys: ReadonlyArray<string>): boolean =>

@@ -14,7 +14,7 @@ import { type AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.
 import { type AccountContext, accountBlocked } from "../Actions/AccountContext.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
-import { isAuthorizationCode, namedMethods } from "../ConnectSessions/connectAuthMethods.js"
+import { isAuthorizationCode, namedMethods } from "../Connectors/authenticationMethods.js"
 import { oauthClientOf, oauthCredentials } from "../ConnectSessions/ConnectOAuth2.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import type { CallRecorder, RecordedCall } from "../Provider/CallRecorder.js"

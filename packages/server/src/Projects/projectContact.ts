@@ -1,4 +1,4 @@
-import { DEFAULT_PROJECT } from "../Bootstrap.js"
+import { DEFAULT_PROJECT } from "./defaultNames.js"
 
 /**
  * Whom an end user on the connect page can turn to: the project by its name. A project
