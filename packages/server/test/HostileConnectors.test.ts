@@ -96,6 +96,25 @@ const cpuTime = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return { result, cpuMs: (used.user + used.system) / 1000 }
   })
 
+/** How many times a registration is measured at most before its CPU bound is held failed. */
+const MEASUREMENTS = 3
+
+/**
+ * The least CPU time of up to `MEASUREMENTS` runs of `effect`, stopping at the first under
+ * `boundMs`: a garbage collection, a JIT compilation or a busy sibling core can add 100 ms and
+ * more to one run (CI once saw 285 ms against a 200 ms bound), while the unfixed parser
+ * exceeded the bound by orders of magnitude on every run.
+ */
+const leastCpuTime = <A, E, R>(effect: Effect.Effect<A, E, R>, boundMs: number) =>
+  Effect.gen(function*() {
+    let least = yield* cpuTime(effect)
+    for (let run = 1; run < MEASUREMENTS && least.cpuMs >= boundMs; run++) {
+      const next = yield* cpuTime(effect)
+      if (next.cpuMs < least.cpuMs) least = next
+    }
+    return least
+  })
+
 /**
  * Runs `effect` while another client keeps asking `/healthz` (at least once), and returns
  * what it returned with the latencies of those requests, each of which must be a 200.
@@ -134,7 +153,7 @@ layer(TestServer(), { excludeTestServices: true })("hostile connectors", (it) =>
       for (const [label, yaml, limit, cpuBoundMs = CPU_BOUND_MS] of payloads) {
         // the registration's CPU alone: the health poller's work grows with the wall time a busy
         // machine takes, so it is not counted; the poller runs beside a second registration
-        const { cpuMs, result: response } = yield* cpuTime(register(yaml))
+        const { cpuMs, result: response } = yield* leastCpuTime(register(yaml), cpuBoundMs)
         const { result: again, latencies } = yield* whileHealthChecked(register(yaml))
         expect(again.status).toBe(422)
         const body = expectErrorBody(response, 422)
