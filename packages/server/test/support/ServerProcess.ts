@@ -7,8 +7,10 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 
 /*
- * The server (or CLI) as a real child process run with tsx, for tests of what only a
- * process shows: start-up, signals, a kill and a restart on the same data.
+ * The server (or CLI) as a real child process, for tests of what only a process shows:
+ * start-up, signals, a kill and a restart on the same data. The server's entry points run
+ * from the build the global setup made for this run (buildServerOnce.ts): a process loads one
+ * bundle in well under a second, where tsx compiled and loaded every source module again.
  */
 
 const serverDir = Path.resolve(import.meta.dirname, "../..")
@@ -47,9 +49,14 @@ export const launch = (command: string, args: ReadonlyArray<string>, cwd: string
   return { child, output: () => output }
 }
 
+/** The server's entry points by their source, as built into dist/ for this run (buildServerOnce.ts). */
+const builtEntryPoints: Readonly<Record<string, string>> = { "src/main.ts": "dist/main.js", "src/cli.ts": "dist/cli.js" }
+
 /**
- * Runs `script` through tsx's CLI, or with `inProcess` as node itself with tsx's loader, so
- * that a SIGKILL reaches the script's process (tsx's CLI is a parent that cannot relay it).
+ * Runs `script`: a server entry point as node on its build (a SIGKILL reaches the server
+ * itself), any other script (a test's own) through tsx's CLI, or with `inProcess` as node
+ * itself with tsx's loader, so that a SIGKILL reaches the script's process (tsx's CLI is a
+ * parent that cannot relay it).
  */
 export const start = (
   script: string,
@@ -57,6 +64,8 @@ export const start = (
   environment: NodeJS.ProcessEnv,
   options: { readonly inProcess?: boolean } = {}
 ): Launched => {
+  const built = builtEntryPoints[script]
+  if (built !== undefined) return launch(process.execPath, [built, ...args], serverDir, environment)
   const runner = options.inProcess === true ? ["--import", "tsx"] : [tsxCli]
   return launch(process.execPath, [...runner, script, ...args], serverDir, environment)
 }
@@ -136,7 +145,7 @@ export const serveOnFreePort = async (
   }
 }
 
-/** `serveOnFreePort` for a script of this package, run with tsx (see `start`). */
+/** `serveOnFreePort` for a script of this package, run as `start` runs it. */
 export const startServing = async (
   script: string,
   args: ReadonlyArray<string>,
