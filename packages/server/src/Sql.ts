@@ -3,16 +3,17 @@ import { PgMigrator } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { SwitchyardConfig } from "./Config.js"
-import { embeddedPostgres } from "./Database/EmbeddedPostgres.js"
+import { embeddedPostgres, type EmbeddedPostgresOptions } from "./Database/EmbeddedPostgres.js"
 import { measuredPgClient } from "./Database/measuredPgClient.js"
 import { migrations } from "./migrations/index.js"
 
 /**
  * The one SQL layer: PostgreSQL at `DATABASE_URL`, or the embedded PGlite default
  * reached over its loopback socket. `share` lets a second process (the CLI) use the
- * embedded database of a running server.
+ * embedded database of a running server; `memorySnapshot` starts an in-memory one from an
+ * archived data directory (see EmbeddedPostgresOptions).
  */
-export const sqlClientLayer = (options: { readonly share: boolean }) =>
+export const sqlClientLayer = (options: EmbeddedPostgresOptions) =>
   Layer.unwrapScoped(
     Effect.gen(function*() {
       const config = yield* SwitchyardConfig

@@ -13,7 +13,7 @@ import {
   workerExited
 } from "./support/FleetSupport.js"
 import { exited, freePort, serverEnv, start, startServing, waitFor } from "./support/ServerProcess.js"
-import { freshDatabaseUrl } from "./support/TestServer.js"
+import { emptyDatabaseUrl } from "./support/TestServer.js"
 
 /*
  * SWITCHYARD_WORKERS: server processes on one port (Node's cluster) over one PostgreSQL
@@ -78,7 +78,8 @@ describe("a fleet on the embedded default", () => {
 describe.skipIf(!postgres)("a fleet of server processes on PostgreSQL", () => {
   it.scoped("two workers serve one port, a killed worker is replaced, SIGTERM stops all with exit code 0", () =>
     Effect.gen(function*() {
-      const databaseUrl = yield* freshDatabaseUrl
+      // empty: the two workers start together and migrate it once (the migrations' lock)
+      const databaseUrl = yield* emptyDatabaseUrl
       yield* Effect.promise(async () => {
         const port = await freePort()
         const base = `http://127.0.0.1:${port}`

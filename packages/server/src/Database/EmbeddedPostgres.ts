@@ -168,15 +168,19 @@ const initialize = (dataDir: string | undefined) =>
   })
 
 /**
- * Serves the database in `dataDir` (in memory when undefined) from a worker thread. On
- * release the worker stops its socket server and closes PGlite (awaited: the data
- * directory is consistent for the next start) before the thread is ended.
+ * Serves the database in `dataDir` (in memory when undefined, new or a copy of `snapshot`)
+ * from a worker thread. On release the worker stops its socket server and closes PGlite
+ * (awaited: the data directory is consistent for the next start) before the thread is ended.
  */
-const startServing = (dataDir: string | undefined) =>
+const startServing = (dataDir: string | undefined, snapshot: ArrayBuffer | undefined) =>
   Effect.gen(function*() {
     const fresh = dataDir === undefined || !Fs.existsSync(Path.join(dataDir, "PG_VERSION"))
-    const made = fresh ? yield* initialize(dataDir) : undefined
-    const archive = made?.archive
+    // the worker is given its own copy: the archive is transferred to it, not cloned
+    const archive = dataDir === undefined && snapshot !== undefined
+      ? snapshot.slice(0)
+      : fresh
+      ? (yield* initialize(dataDir)).archive
+      : undefined
     // Started and ready, or ended: only a database that started is asked to stop.
     const { address, running } = yield* Effect.acquireRelease(
       Effect.gen(function*() {
@@ -203,6 +207,18 @@ const startServing = (dataDir: string | undefined) =>
     return { address }
   })
 
+/** How `embeddedPostgres` starts. */
+export interface EmbeddedPostgresOptions {
+  /** Borrow the wire address of a live process that owns the data directory (the CLI). */
+  readonly share: boolean
+  /**
+   * In memory, start from this data directory (a tar archive, as PGlite's `dumpDataDir`
+   * makes) instead of a new one: creating a database (initdb) costs seconds of CPU, loading
+   * an archive a tenth of that, so tests start each server from one migrated snapshot.
+   */
+  readonly memorySnapshot?: ArrayBuffer | undefined
+}
+
 /**
  * Starts PGlite (in `dataDir`, or in memory for `:memory:`) and serves it on a loopback
  * socket, so `@effect/sql-pg` talks to it exactly as to any PostgreSQL. PGlite is
@@ -212,11 +228,11 @@ const startServing = (dataDir: string | undefined) =>
  */
 export const embeddedPostgres = (
   dataDir: string,
-  options: { readonly share: boolean }
+  options: EmbeddedPostgresOptions
 ): Effect.Effect<PostgresAddress, EmbeddedDatabaseError, import("effect").Scope.Scope> =>
   Effect.gen(function*() {
     if (dataDir === ":memory:") {
-      return (yield* startServing(undefined)).address
+      return (yield* startServing(undefined, options.memorySnapshot)).address
     }
     const directory = Path.resolve(dataDir)
     yield* Effect.try({
@@ -239,7 +255,7 @@ export const embeddedPostgres = (
       }),
       () => Effect.sync(() => Fs.rmSync(lockFile, { force: true }))
     )
-    const { address } = yield* startServing(Path.join(directory, "pgdata"))
+    const { address } = yield* startServing(Path.join(directory, "pgdata"), undefined)
     Fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, ...address }))
     return address
   })

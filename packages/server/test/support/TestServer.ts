@@ -4,6 +4,8 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import { inject } from "vitest"
 import { AccountsRepo } from "../../src/Accounts/AccountsRepo.js"
 import { LastRequestTracker } from "../../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../../src/Actions/RequestLog.js"
@@ -13,29 +15,51 @@ import { NodeServerLive } from "../../src/NodeServer.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
 import { OutboundHttp } from "../../src/Provider/OutboundHttp.js"
 import { AppLive } from "../../src/Server.js"
-import { SqlLive } from "../../src/Sql.js"
+import { MigrationsLive, sqlClientLayer } from "../../src/Sql.js"
 import { requestSpansWhen, TracingLive } from "../../src/Tracing/Tracing.js"
 
 /** The Full Access key of the bootstrapped default project in every test server. */
 export const BOOTSTRAP_KEY = "swy_test_bootstrap_key_0123456789abcdef"
 
 /**
- * A database of its own for one test file: with `DATABASE_URL` (CI) a fresh PostgreSQL
- * database created and dropped around the file; otherwise an in-memory embedded PGlite.
+ * A database of its own for one test file: with `DATABASE_URL` (CI) a PostgreSQL database
+ * created and dropped around the file, a copy of the run's migrated template
+ * (migratedDatabase.ts) unless `migrated` is false; otherwise (undefined) an in-memory
+ * embedded PGlite.
  */
-export const freshDatabaseUrl = Effect.gen(function*() {
-  const adminUrl = process.env.DATABASE_URL
-  if (adminUrl === undefined || adminUrl.length === 0) return undefined
-  const name = `switchyard_test_${Crypto.randomBytes(6).toString("hex")}`
-  const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 })
-  yield* Effect.acquireRelease(
-    admin.unsafe(`CREATE DATABASE ${name}`),
-    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
-  )
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return url.toString()
-}).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
+const databaseUrl = (migrated: boolean) =>
+  Effect.gen(function*() {
+    const adminUrl = process.env.DATABASE_URL
+    if (adminUrl === undefined || adminUrl.length === 0) return undefined
+    const name = `switchyard_test_${Crypto.randomBytes(6).toString("hex")}`
+    const template = migrated ? inject("migratedTemplate") : undefined
+    const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 })
+    yield* Effect.acquireRelease(
+      admin.unsafe(`CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`),
+      () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+    )
+    const url = new URL(adminUrl)
+    url.pathname = `/${name}`
+    return url.toString()
+  }).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
+
+/** A migrated PostgreSQL database of its own with `DATABASE_URL`, else undefined (see `databaseUrl`). */
+export const freshDatabaseUrl = databaseUrl(true)
+
+/** An empty PostgreSQL database with `DATABASE_URL`, for processes that migrate it together. */
+export const emptyDatabaseUrl = databaseUrl(false)
+
+/** The run's migrated embedded data directory (migratedDatabase.ts), read once per file. */
+let migratedSnapshot: ArrayBuffer | undefined
+const readMigratedSnapshot = () => {
+  const file = inject("migratedSnapshot")
+  if (file === undefined) return undefined
+  if (migratedSnapshot === undefined) {
+    const bytes = Fs.readFileSync(file)
+    migratedSnapshot = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+  }
+  return migratedSnapshot
+}
 
 export const testConfig = (databaseUrl: string | undefined, overrides: Record<string, string> = {}) =>
   ConfigProvider.fromMap(
@@ -58,11 +82,16 @@ const ServicesLive = Layer.mergeAll(
   RequestLog.Default
 )
 
-/** Migrated SQL and config over a fresh database, without the HTTP layers. */
+/**
+ * Migrated SQL and config over a fresh database, without the HTTP layers: a copy of the run's
+ * migrated database, on which the server's migrations (still run, as at every start) find
+ * nothing to do.
+ */
 export const TestDatabase = (overrides: Record<string, string> = {}) =>
   Layer.unwrapScoped(
     Effect.map(freshDatabaseUrl, (databaseUrl) =>
-      SqlLive.pipe(
+      MigrationsLive.pipe(
+        Layer.provideMerge(sqlClientLayer({ share: false, memorySnapshot: readMigratedSnapshot() })),
         Layer.provideMerge(SwitchyardConfig.Default),
         Layer.provideMerge(Layer.setConfigProvider(testConfig(databaseUrl, overrides)))
       ))
