@@ -134,22 +134,23 @@ describe("the packed packages, installed outside the workspace", () => {
       `@types/node@${root.devDependencies["@types/node"]}`
     ], consumer, outsiderEnvironment({ npm_config_cache: Path.join(Os.tmpdir(), "switchyard-packed-npm-cache") }))
 
-    // Typecheck under both resolutions with the installed TypeScript (node16 also emits the program to run).
+    // Typecheck under both resolutions with the installed TypeScript (node16 also emits the
+    // program to run), while the server from the installed binary starts on the embedded
+    // database in a temporary directory: none of the three waits for another.
     const installedTsc = Path.join(consumer, "node_modules/typescript/bin/tsc")
-    typechecks = {
-      bundler: await run(process.execPath, [installedTsc, "-p", "tsconfig.bundler.json"], consumer),
-      node16: await run(process.execPath, [installedTsc, "-p", "tsconfig.node16.json"], consumer)
-    }
-
-    // The server from the installed binary, on the embedded database in a temporary directory.
     dataDir = Path.join(work, "data")
-    const served = await serveOnFreePort((port) =>
-      launch(Path.join(consumer, "node_modules/.bin/switchyard"), ["start"], consumer, binEnvironment({
-        SWITCHYARD_DATA_DIR: dataDir,
-        PORT: String(port),
-        SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
-        LOG_LEVEL: "WARN"
-      })), { what: "healthz of switchyard start", timeoutMs: minutes(5) })
+    const [bundler, node16, served] = await Promise.all([
+      run(process.execPath, [installedTsc, "-p", "tsconfig.bundler.json"], consumer),
+      run(process.execPath, [installedTsc, "-p", "tsconfig.node16.json"], consumer),
+      serveOnFreePort((port) =>
+        launch(Path.join(consumer, "node_modules/.bin/switchyard"), ["start"], consumer, binEnvironment({
+          SWITCHYARD_DATA_DIR: dataDir,
+          PORT: String(port),
+          SWITCHYARD_BOOTSTRAP_API_KEY: KEY,
+          LOG_LEVEL: "WARN"
+        })), { what: "healthz of switchyard start", timeoutMs: minutes(5) })
+    ])
+    typechecks = { bundler, node16 }
     server = served.server.child
     base = served.base
   }, minutes(20))
