@@ -16,7 +16,7 @@ import type { Reporter, TestModule, Vitest } from "vitest/node"
 const FIXTURES: ReadonlyArray<readonly [label: string, pattern: RegExp]> = [
   ["server processes", /\b(startServing|serveOnFreePort|launch|startSandboxProcess|runCli)\(|FleetSupport/],
   ["Chromium", /\b(BrowserLive|TestBrowser|chromium)\b/],
-  ["in-process server + migrations", /\bTestServer\(|\bTestDatabase\(|\bSandboxServer\(|\bConnectTestServer\(/],
+  ["in-process server on a migrated copy", /\bTestServer\(|\bTestDatabase\(|\bSandboxServer\(|\bConnectTestServer\(/],
   ["sandbox providers", /\bSandboxLive\(|\bstartSandbox\(/],
   ["build (esbuild/tsc)", /\b(build\.mjs|esbuild|pnpm pack|tsc)\b/],
   ["PostgreSQL only", /DATABASE_URL/]

@@ -15,8 +15,11 @@ const serverDir = Path.resolve(import.meta.dirname, "../..")
 export default function buildServerOnce() {
   // A build outside the test runner's tooling, as `pnpm start` runs it.
   const { NODE_OPTIONS: _nodeOptions, ...environment } = process.env
+  const started = performance.now()
   const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: serverDir, env: environment, encoding: "utf8" })
   if (build.status !== 0) {
     throw new Error(`the server's build (scripts/build.mjs) failed with ${build.status ?? build.signal}:\n${build.stderr}`)
   }
+  // once per run, so where the run's time goes shows it (pnpm test:profile)
+  console.log(`Run setup: the server built for the process tests in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }

@@ -85,5 +85,12 @@ const embeddedSnapshot = async (project: TestProject) => {
 
 export default async function migratedDatabase(project: TestProject) {
   const adminUrl = process.env.DATABASE_URL
-  return adminUrl === undefined || adminUrl.length === 0 ? embeddedSnapshot(project) : postgresTemplate(adminUrl, project)
+  const started = performance.now()
+  const embedded = adminUrl === undefined || adminUrl.length === 0
+  const teardown = embedded ? await embeddedSnapshot(project) : await postgresTemplate(adminUrl, project)
+  // once per run, so where the run's time goes shows it (pnpm test:profile)
+  console.log(`Run setup: the schema migrated into ${embedded ? "an embedded snapshot" : "a PostgreSQL template"} in ${
+    ((performance.now() - started) / 1000).toFixed(1)
+  } s`)
+  return teardown
 }
