@@ -19,7 +19,7 @@ const FIXTURES: ReadonlyArray<readonly [label: string, pattern: RegExp]> = [
   ["in-process server on a migrated copy", /\bTestServer\(|\bTestDatabase\(|\bSandboxServer\(|\bConnectTestServer\(/],
   ["sandbox providers", /\bSandboxLive\(|\bstartSandbox\(/],
   ["build (esbuild/tsc)", /\b(build\.mjs|esbuild|pnpm pack|tsc)\b/],
-  ["PostgreSQL only", /DATABASE_URL/]
+  ["PostgreSQL with DATABASE_URL", /DATABASE_URL/]
 ]
 
 const fixturesOf = (file: string): string => {
