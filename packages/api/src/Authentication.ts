@@ -5,7 +5,8 @@ import { ForbiddenBody, UnauthorizedBody } from "./Errors.js"
 /** API key scopes, as the spec's Authentication section names them. */
 export const ApiKeyScope = Schema.Literal("full_access", "read_only", "accounts", "actions").annotations({
   identifier: "ApiKeyScope",
-  description: "full_access: every operation; read_only: GET only; accounts: account management; actions: action RPC"
+  description: "full_access: every operation; read_only: GET requests only; accounts: account management " +
+    "(/v2/accounts, /connect_sessions); actions: action execution (/actions/rpc, /mcp, /unified/...)"
 })
 export type ApiKeyScope = typeof ApiKeyScope.Type
 
