@@ -4,7 +4,9 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { PGlite } from "@electric-sql/pglite"
 import { EmbeddedDatabaseError, embeddedPostgres, type PostgresAddress } from "../src/Database/EmbeddedPostgres.js"
+import { initDbStartParams, startParams } from "../src/Database/EmbeddedPostgresSettings.js"
 import { MigrationsLive } from "../src/Sql.js"
 import { exited, freePort, serverEnv, start } from "./support/ServerProcess.js"
 
@@ -76,6 +78,38 @@ describe("embedded PostgreSQL on a worker thread", () => {
         Effect.scoped
       )
       expect(tables).toEqual([{ n: 0 }])
+    }))
+
+  it.live("in memory from a snapshot: each start is a copy of the archived data directory, keeping nothing of another", () =>
+    Effect.gen(function*() {
+      // an archive as the tests' run setup makes one (migratedDatabase.ts), with one row in it
+      const snapshot = yield* Effect.promise(async () => {
+        const db = await PGlite.create("memory://", { initDbStartParams: initDbStartParams(true), startParams: startParams(true) })
+        try {
+          await db.exec("CREATE TABLE archived (value text); INSERT INTO archived VALUES ('from the snapshot')")
+          return await (await db.dumpDataDir("none")).arrayBuffer()
+        } finally {
+          await db.close()
+        }
+      })
+      const fromSnapshot = (statement: string) =>
+        embeddedPostgres(":memory:", { share: false, memorySnapshot: snapshot }).pipe(
+          Effect.flatMap((address) =>
+            Effect.gen(function*() {
+              const sql = yield* PgClient.PgClient
+              yield* sql.unsafe(statement)
+              return yield* sql.unsafe("SELECT value FROM archived ORDER BY value")
+            }).pipe(Effect.provide(client(address)))
+          ),
+          Effect.scoped
+        )
+      expect(yield* fromSnapshot("INSERT INTO archived VALUES ('written by the first')")).toEqual([
+        { value: "from the snapshot" },
+        { value: "written by the first" }
+      ])
+      expect(yield* fromSnapshot("SELECT 1")).toEqual([{ value: "from the snapshot" }])
+      // the caller's archive is copied, never handed over: it is whole for the next start
+      expect(snapshot.byteLength).toBeGreaterThan(0)
     }))
 
   it.live("a database that cannot start is an EmbeddedDatabaseError in PostgreSQL's words, and frees the directory", () =>
