@@ -4,10 +4,9 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { PGlite } from "@electric-sql/pglite"
 import { EmbeddedDatabaseError, embeddedPostgres, type PostgresAddress } from "../src/Database/EmbeddedPostgres.js"
-import { initDbStartParams, startParams } from "../src/Database/EmbeddedPostgresSettings.js"
 import { MigrationsLive } from "../src/Sql.js"
+import { archivedDatabase } from "./support/archivedDatabase.js"
 import { exited, freePort, serverEnv, start } from "./support/ServerProcess.js"
 
 /*
@@ -83,15 +82,11 @@ describe("embedded PostgreSQL on a worker thread", () => {
   it.live("in memory from a snapshot: each start is a copy of the archived data directory, keeping nothing of another", () =>
     Effect.gen(function*() {
       // an archive as the tests' run setup makes one (migratedDatabase.ts), with one row in it
-      const snapshot = yield* Effect.promise(async () => {
-        const db = await PGlite.create("memory://", { initDbStartParams: initDbStartParams(true), startParams: startParams(true) })
-        try {
+      const snapshot = yield* Effect.promise(() =>
+        archivedDatabase(async (db) => {
           await db.exec("CREATE TABLE archived (value text); INSERT INTO archived VALUES ('from the snapshot')")
-          return await (await db.dumpDataDir("none")).arrayBuffer()
-        } finally {
-          await db.close()
-        }
-      })
+        })
+      )
       const fromSnapshot = (statement: string) =>
         embeddedPostgres(":memory:", { share: false, memorySnapshot: snapshot }).pipe(
           Effect.flatMap((address) =>

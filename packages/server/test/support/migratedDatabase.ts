@@ -1,5 +1,4 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
@@ -7,9 +6,9 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { TestProject } from "vitest/node"
-import { initDbStartParams, startParams } from "../../src/Database/EmbeddedPostgresSettings.js"
 import { serveWire } from "../../src/Database/EmbeddedPostgresWire.js"
 import { MigrationsLive } from "../../src/Sql.js"
+import { archivedDatabase } from "./archivedDatabase.js"
 
 /*
  * Vitest's global setup for the server's tests: the schema is migrated once per run, and
@@ -63,24 +62,20 @@ const postgresTemplate = async (adminUrl: string, project: TestProject) => {
 
 /** A migrated in-memory PGlite database, archived to a temporary file; removed after the run. */
 const embeddedSnapshot = async (project: TestProject) => {
-  const db = await PGlite.create("memory://", { initDbStartParams: initDbStartParams(true), startParams: startParams(true) })
-  try {
+  const archive = await archivedDatabase(async (db) => {
     const wire = await serveWire(db, { host: "127.0.0.1", maxConnections: 1 })
     try {
       await migrate({ host: wire.host, port: wire.port, database: "postgres", username: "postgres" })
     } finally {
       await wire.stop()
     }
-    const archive = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer())
-    const directory = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-migrated-"))
-    const file = Path.join(directory, "pgdata.tar")
-    Fs.writeFileSync(file, archive)
-    project.provide("migratedTemplate", undefined)
-    project.provide("migratedSnapshot", file)
-    return () => Fs.rmSync(directory, { recursive: true, force: true })
-  } finally {
-    await db.close()
-  }
+  })
+  const directory = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-migrated-"))
+  const file = Path.join(directory, "pgdata.tar")
+  Fs.writeFileSync(file, Buffer.from(archive))
+  project.provide("migratedTemplate", undefined)
+  project.provide("migratedSnapshot", file)
+  return () => Fs.rmSync(directory, { recursive: true, force: true })
 }
 
 export default async function migratedDatabase(project: TestProject) {
