@@ -81,6 +81,32 @@ export type ChangelogEntry = typeof ChangelogEntry.Type
 
 export const McpAuth = Schema.Literal("none", "token", "oauth")
 
+export const VerificationLevel = Schema.Literal("contract", "documentation", "community").annotations({
+  identifier: "VerificationLevel",
+  description:
+    "contract: checked against the provider's published OpenAPI document (`document`); documentation: against a look-alike of the provider built from its documentation pages (`sources`); community: not checked by the platform"
+})
+export type VerificationLevel = typeof VerificationLevel.Type
+
+export const ConnectorVerification = Schema.Struct({
+  level: VerificationLevel,
+  document: Schema.NullOr(Schema.String).annotations({
+    description:
+      "contract level: the provider's OpenAPI document the connector was checked against, as a path in the Switchyard repository (packages/connectors/provider-documents/…); null otherwise"
+  }),
+  document_url: Schema.NullOr(Schema.String).annotations({
+    description: "contract level: where that document was taken from; null otherwise"
+  }),
+  sources: Schema.Array(Schema.String).annotations({
+    description: "The provider's documentation pages the connector follows (at least one at documentation level)"
+  })
+}).annotations({
+  identifier: "ConnectorVerification",
+  description:
+    "How this connector version was checked against its provider. A built-in connector says so in its definition (`info.verification`; community when it does not). A custom connector is always community: the server cannot vouch for an uploaded file, whatever its definition claims"
+})
+export type ConnectorVerification = typeof ConnectorVerification.Type
+
 export const Connector = Schema.Struct({
   id: Schema.String.annotations({ description: "key@version~owner" }),
   key: Schema.String,
@@ -92,6 +118,7 @@ export const Connector = Schema.Struct({
   documentation_url: Schema.NullOr(Schema.String),
   icon_url: Schema.NullOr(Schema.String),
   authentication_methods: Schema.Array(AuthenticationMethod),
+  verification: ConnectorVerification,
   mcp_server_url: Schema.NullOr(Schema.String),
   mcp_auth: Schema.NullOr(McpAuth),
   content_hash: Schema.String,

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import semver from "semver"
+import { ConnectorVerification } from "./ConnectorVerification.js"
 
 /*
  * The connector document (StackOne "Falcon" format, `StackOne: 1.0.0`), as far as
@@ -37,7 +38,8 @@ export const ConnectorInfo = Schema.Struct({
   description: opt(Text),
   assets: opt(Schema.Struct({ icon: opt(Text) })),
   category: opt(Text),
-  categories: opt(TextList)
+  categories: opt(TextList),
+  verification: opt(ConnectorVerification)
 })
 export type ConnectorInfo = typeof ConnectorInfo.Type
 

@@ -21,6 +21,7 @@ import {
   duplicateIds
 } from "./ConnectorDefinition.js"
 import { type ConnectorIssue, ConnectorParseError, formatPath } from "./ConnectorParseError.js"
+import { withoutVerification } from "./ConnectorVerification.js"
 import { type CompiledExpressions, compileConnectorExpressions } from "./compileConnectorExpressions.js"
 import { defaultParseLimits, HARD_MAX_DEPTH, type ParseLimits } from "./ParseLimits.js"
 import { flattenParseIssue, type PathIssue } from "./schemaIssues.js"
@@ -31,7 +32,10 @@ export interface ParsedConnector {
   readonly definition: ConnectorDefinitionType
   /** `canonicalJson` of the document: same content, same text, whatever the YAML spelling. */
   readonly canonical: string
-  /** SHA-256 (hex) of `canonical`. */
+  /**
+   * SHA-256 (hex) of `canonical` without `info.verification` (see `withoutVerification`): the
+   * identity of what the connector does, which its verification metadata is not part of.
+   */
   readonly contentHash: string
   /** Every expression-bearing string, compiled, keyed by its path (see `compileConnectorExpressions`). */
   readonly compiled: CompiledExpressions
@@ -368,10 +372,11 @@ const checkDocument = (
   }
 
   const canonical = canonicalJson(document)
+  const hashed = withoutVerification(document)
   return Either.right({
     definition: decoded.right,
     canonical,
-    contentHash: sha256Hex(canonical),
+    contentHash: sha256Hex(hashed === document ? canonical : canonicalJson(hashed)),
     compiled: expressions.compiled
   })
 }

@@ -1,6 +1,8 @@
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { builtinConnectorSources } from "@switchyard/connectors"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
+import { parseConnector } from "@switchyard/engine"
+import { Cause, Effect, Either, Exit, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -8,6 +10,11 @@ import { ConnectorRegistry } from "../src/Connectors/ConnectorRegistry.js"
 import { TestDatabase } from "./support/TestServer.js"
 
 const Registry = ConnectorRegistry.Default.pipe(Layer.provideMerge(TestDatabase()))
+
+const PROVIDER_DOCUMENTS_DIR = Path.join(CONNECTORS_DIR, "..", "provider-documents")
+
+/** A shipped file as an earlier release had it: without its `info.verification` block. */
+const withoutVerificationBlock = (yaml: string) => yaml.replace(/^ {2}verification:\n(?: {4}.*\n)+/m, "")
 
 layer(Registry)("built-in connectors", (it) => {
   it.effect("load idempotently and refuse a shipped version whose content changed", () =>
@@ -40,6 +47,46 @@ layer(Registry)("built-in connectors", (it) => {
         "built-in connector greenhouse@1.0.0 differs from the stored one"
       )
     }))
+
+  it.effect("a stored version takes the shipped file's verification, which is outside the content hash", () =>
+    Effect.gen(function*() {
+      const registry = yield* ConnectorRegistry
+      const sql = yield* SqlClient.SqlClient
+      const stored = () =>
+        sql<{ readonly verification: unknown; readonly content_hash: string }>`
+          SELECT definition #> '{info,verification}' AS verification, content_hash FROM connector_versions
+          WHERE owner_project_id IS NULL AND key = 'greenhouse' AND version = '1.0.0'`.pipe(Effect.map((rows) => rows[0]!))
+      const sources = builtinConnectorSources()
+      const older = sources.map((source) => ({ ...source, yaml: withoutVerificationBlock(source.yaml) }))
+      expect(older.every((source, i) => source.yaml !== sources[i]!.yaml)).toBe(true)
+
+      // a database that an earlier release (no verification blocks) filled starts, and is updated
+      expect((yield* registry.registerBuiltins(older)).added).toBe(0)
+      const before = yield* stored()
+      expect(before.verification).toBeNull()
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
+      const after = yield* stored()
+      expect(after.content_hash).toBe(before.content_hash)
+      expect(after.verification).toMatchObject({ level: "documentation", sources: expect.arrayContaining([expect.stringMatching(/^https:/)]) })
+    }))
+
+  it("every shipped version says how it is verified, and what it cites exists", () => {
+    for (const source of builtinConnectorSources()) {
+      const verification = Either.getOrThrow(parseConnector(source.yaml)).definition.info.verification
+      const where = Path.relative(CONNECTORS_DIR, source.file)
+      expect(verification, `${where} has no info.verification`).toBeDefined()
+      if (verification!.level === "contract") {
+        // the document the connector was checked against ships in the repository, with where it came from
+        const document = Path.join(PROVIDER_DOCUMENTS_DIR, verification!.document!)
+        expect(Fs.existsSync(document), `${where}: ${document} is missing`).toBe(true)
+        expect(Fs.existsSync(Path.join(Path.dirname(document), "SOURCE.md")), `${where}: no SOURCE.md beside ${document}`).toBe(true)
+      }
+      if (verification!.level === "documentation") {
+        expect(verification!.sources!.length, where).toBeGreaterThan(0)
+        for (const page of verification!.sources!) expect(page, where).toMatch(/^https:\/\/[^/]+\//)
+      }
+    }
+  })
 
   it("every shipped version needs a changelog entry", () => {
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-builtins-"))

@@ -1,5 +1,6 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
+import { builtinConnectorSources } from "@switchyard/connectors"
 import { Effect } from "effect"
 import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
 import { connectorYaml } from "./support/ConnectorYaml.js"
@@ -47,6 +48,84 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       ])
       expect(greenhouse.actions!.event_actions).toEqual([])
       expect(greenhouse.enabled_actions_count).toBeNull()
+    }))
+
+  it.effect("says how a built-in version is verified, as its definition declares", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const greenhouse = yield* client.connectors.get_connector({ path: { id: "greenhouse@1.1.0" }, urlParams: {} })
+      expect(greenhouse.verification).toEqual({
+        level: "documentation",
+        document: null,
+        document_url: null,
+        sources: [
+          "https://developers.greenhouse.io/harvest.html#authentication",
+          "https://developers.greenhouse.io/harvest.html#get-list-applications",
+          "https://developers.greenhouse.io/harvest.html#get-retrieve-application",
+          "https://developers.greenhouse.io/harvest.html#get-list-candidates"
+        ]
+      })
+      // the catalog shares the schema: every built-in there says how it is verified
+      const listed = records(yield* client.connectors.list_connectors({ urlParams: {} }))
+      for (const connector of listed) {
+        expect(connector.verification.level, connector.id).not.toBe("community")
+        expect(connector.verification.sources.length + (connector.verification.document === null ? 0 : 1), connector.id)
+          .toBeGreaterThan(0)
+      }
+    }))
+
+  it.effect("a custom connector is community, whatever its definition claims", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const community = { level: "community", document: null, document_url: null, sources: [] }
+      const claimsContract = connectorYaml({
+        key: "claims-contract",
+        version: "1.0.0",
+        verification: [
+          "level: contract",
+          "document: acme/openapi.yaml",
+          "source: https://github.com/acme/api/blob/0123abc/openapi.yaml"
+        ]
+      })
+      const created = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: claimsContract } })
+      expect(created.verification).toEqual(community)
+      const fetched = yield* client.connectors.get_connector({ path: { id: "claims-contract" }, urlParams: {} })
+      expect(fetched.verification).toEqual(community)
+
+      // a built-in's YAML, block and all, uploads as a custom connector, which is community
+      const builtin = builtinConnectorSources().find((source) => source.file.endsWith("greenhouse/1.0.0.yaml"))!
+      expect(builtin.yaml).toContain("  verification:\n    level: documentation")
+      const uploaded = yield* client.connectors.create_connector({ urlParams: {}, payload: { yaml: builtin.yaml } })
+      expect(uploaded).toMatchObject({ id: "greenhouse@1.0.0~custom", verification: community })
+      const shipped = yield* client.connectors.get_connector({ path: { id: "greenhouse@1.0.0~builtin" }, urlParams: {} })
+      expect(shipped.verification.level).toBe("documentation")
+      // the same file: the same content hash as the built-in it came from
+      expect(uploaded.content_hash).toBe(shipped.content_hash)
+    }))
+
+  it.effect("refuses a verification block that breaks its level's rules with 422, naming the key and line", () =>
+    Effect.gen(function*() {
+      const { client } = yield* freshProject
+      const register = (verification: ReadonlyArray<string>) =>
+        client.connectors.create_connector({
+          urlParams: {},
+          payload: { yaml: connectorYaml({ key: "bad-verification", version: "1.0.0", verification }) }
+        }).pipe(Effect.flip)
+      const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+        [["level: verified"], /info\.verification\.level: expected one of contract, documentation, community \(line 10, col 12\)/],
+        [["level: contract"], /info\.verification\.document: contract level names the provider's OpenAPI document/],
+        [["level: documentation"], /info\.verification\.sources: documentation level cites at least one https page/],
+        [["level: documentation", "sources: [http://docs.example.com]"], /info\.verification\.sources\[0\]: "http:\/\/docs\.example\.com" is not an https URL/],
+        [["level: contract", "document: ../../etc/passwd"], /info\.verification\.document: "\.\.\/\.\.\/etc\/passwd" is not a relative path/],
+        [["level: community", "document: acme/openapi.yaml"], /info\.verification\.document: document belongs to contract level only, not community/]
+      ]
+      for (const [block, message] of cases) {
+        const refused = yield* register(block)
+        expect(refused._tag, block.join("; ")).toBe("UnprocessableEntity")
+        expect(refused.message, block.join("; ")).toMatch(message)
+      }
+      const list = yield* client.connectors.list_connectors({ urlParams: {} })
+      expect(records(list).map((c) => c.key)).not.toContain("bad-verification")
     }))
 
   it.effect("a credential field shows as secret unless its connector declares secret: false", () =>

@@ -214,6 +214,22 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect((connectors.json as Array<{ accounts_count: unknown }>).every((connector) => connector.accounts_count !== null)).toBe(true)
     }))
 
+  it.effect("documents how a connector is verified, and that a custom connector is community", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      const schemas = document.components.schemas as Record<string, JsonSchema & { readonly description?: string }>
+      expect(schemas["Connector"]!.properties!["verification"]).toEqual({ $ref: "#/components/schemas/ConnectorVerification" })
+      expect(schemas["Connector"]!.required).toContain("verification")
+      const verification = schemas["ConnectorVerification"]!
+      expect(verification.description).toContain("A custom connector is always community")
+      expect([...verification.required!].sort()).toEqual(["document", "document_url", "level", "sources"])
+      const properties = verification.properties as Record<string, JsonSchema & { readonly description?: string }>
+      for (const name of ["document", "document_url", "sources"]) expect(properties[name]!.description, name).toBeTruthy()
+      expect(properties["level"]).toEqual({ $ref: "#/components/schemas/VerificationLevel" })
+      expect(schemas["VerificationLevel"]).toMatchObject({ enum: ["contract", "documentation", "community"] })
+      expect(schemas["VerificationLevel"]!.description).toMatch(/contract: .*documentation: .*community: /)
+    }))
+
   it.effect("documents every error status with the body the server actually sends", () =>
     Effect.gen(function*() {
       const document = yield* fetchDocument

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { parseConnector } from "@switchyard/engine"
+import { parseConnector, type ParsedConnector } from "@switchyard/engine"
 import { Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -12,19 +12,33 @@ const END = "<!-- /unified-coverage -->"
 
 const list = (ids: ReadonlyArray<string>) => (ids.length === 0 ? "none" : ids.map((id) => `\`${id}\``).join(", "))
 
-const render = (coverage: ReadonlyArray<UnifiedCoverage>) =>
-  [
+type Definition = ParsedConnector["definition"]
+
+/** The level, and for contract the provider document, linked from the connectors README beside provider-documents/. */
+const verified = (definition: Definition | undefined) => {
+  const verification = definition?.info.verification
+  if (verification === undefined) return "community"
+  if (verification.level !== "contract") return verification.level
+  return `contract: [\`${verification.document}\`](provider-documents/${verification.document})`
+}
+
+const render = (coverage: ReadonlyArray<UnifiedCoverage>, definitions: ReadonlyArray<Definition>) => {
+  const definitionOf = (c: UnifiedCoverage) =>
+    definitions.find((definition) => definition.info.key === c.key && definition.info.version === c.version)
+  return [
     START,
-    "| connector | newest version | unified operations it does not implement (501) | actions with no unified endpoint (RPC only) |",
-    "|---|---|---|---|",
-    ...coverage.map((c) => `| ${c.key} | ${c.version} | ${list(c.unimplemented)} | ${list(c.withoutEndpoint)} |`),
+    "| connector | newest version | verified | unified operations it does not implement (501) | actions with no unified endpoint (RPC only) |",
+    "|---|---|---|---|---|",
+    ...coverage.map((c) =>
+      `| ${c.key} | ${c.version} | ${verified(definitionOf(c))} | ${list(c.unimplemented)} | ${list(c.withoutEndpoint)} |`
+    ),
     END
   ].join("\n")
+}
 
 describe("built-in connectors against the unified endpoints", () => {
-  const coverage = builtinUnifiedCoverage(
-    builtinConnectorSources().map((source) => Either.getOrThrow(parseConnector(source.yaml)).definition)
-  )
+  const definitions = builtinConnectorSources().map((source) => Either.getOrThrow(parseConnector(source.yaml)).definition)
+  const coverage = builtinUnifiedCoverage(definitions)
 
   it("reads every unified endpoint's action id from the api", () => {
     expect(unifiedActionIds).toHaveLength(26)
@@ -41,12 +55,12 @@ describe("built-in connectors against the unified endpoints", () => {
     ])
   })
 
-  it("the connectors README lists what each built-in connector leaves unimplemented (UPDATE_README=1 rewrites it)", () => {
+  it("the connectors README lists how each built-in connector is verified and what it leaves unimplemented (UPDATE_README=1 rewrites it)", () => {
     const text = Fs.readFileSync(README, "utf8")
     const start = text.indexOf(START)
     const end = text.indexOf(END)
     const current = start < 0 || end < start ? undefined : text.slice(start, end + END.length)
-    const expected = render(coverage)
+    const expected = render(coverage, definitions)
     if (process.env.UPDATE_README === "1" && current !== expected) {
       Fs.writeFileSync(README, current === undefined ? `${text.trimEnd()}\n\n${expected}\n` : text.replace(current, expected))
       return

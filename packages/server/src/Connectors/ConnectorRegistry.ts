@@ -216,10 +216,13 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
     /**
      * Loads the shipped built-in connectors: a version already stored with the same content is
      * kept; the same version with different content stops the start (versions are immutable).
+     * A kept version whose `info.verification` (outside the content hash) was declared or
+     * corrected since it was stored gets the shipped file's, so the API reports what ships.
      */
     const registerBuiltins = (sources: ReadonlyArray<BuiltinConnectorSource>) =>
       Effect.gen(function*() {
         const stored = yield* repo.builtinVersions
+        const storedVerifications = yield* repo.builtinVerifications
         let added = 0
         const definitions: Array<ParsedConnector["definition"]> = []
         for (const source of sources) {
@@ -237,6 +240,12 @@ export class ConnectorRegistry extends Effect.Service<ConnectorRegistry>()("Swit
           if (existing !== undefined) {
             if (existing.content_hash !== connector.contentHash) {
               return yield* Effect.die(new Error(`built-in connector ${key}@${version} differs from the stored one; publish a new version instead of editing ${source.file}`))
+            }
+            const shipped = JSON.parse(connector.canonical) as { readonly info: { readonly verification?: unknown } }
+            const was = storedVerifications.get(existing.id) ?? null
+            if (canonicalJson(was) !== canonicalJson(shipped.info.verification ?? null)) {
+              yield* repo.refreshDefinition(existing.id, existing.content_hash, shipped)
+              yield* Effect.logInfo(`built-in connector ${key}@${version}: stored verification updated from ${source.file}`)
             }
             continue
           }

@@ -1,4 +1,4 @@
-import type { ConnectorActionSummary, ConnectorVersion } from "@switchyard/api"
+import type { ConnectorActionSummary, ConnectorOwner, ConnectorVerification, ConnectorVersion } from "@switchyard/api"
 import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
 import type { VisibleVersion } from "./ConnectorRegistry.js"
 
@@ -50,6 +50,27 @@ export const authenticationMethods = (connector: ParsedConnector) =>
       }))
     }))
   )
+
+/** Where a contract-level connector's provider document lies in the Switchyard repository. */
+const PROVIDER_DOCUMENTS_PATH = "packages/connectors/provider-documents"
+
+const COMMUNITY: ConnectorVerification = { level: "community", document: null, document_url: null, sources: [] }
+
+/**
+ * How a version was checked, as its definition declares it. Only a built-in's word counts: a
+ * custom connector is an uploaded file the server cannot vouch for, so it is community
+ * whatever its `info.verification` claims (the block is allowed so a built-in's YAML uploads).
+ */
+export const verificationView = (owner: ConnectorOwner, connector: ParsedConnector): ConnectorVerification => {
+  const declared = connector.definition.info.verification
+  if (owner === "custom" || declared === undefined) return COMMUNITY
+  return {
+    level: declared.level,
+    document: declared.document === undefined ? null : `${PROVIDER_DOCUMENTS_PATH}/${declared.document}`,
+    document_url: declared.source ?? null,
+    sources: declared.sources ?? []
+  }
+}
 
 export const eventActionsOf = (connector: ParsedConnector): ReadonlyArray<ActionDefinition> =>
   connector.definition.events?.actions ?? []

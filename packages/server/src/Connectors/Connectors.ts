@@ -24,7 +24,14 @@ import {
 import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "./ConnectorId.js"
 import { categoriesOf, ConnectorRegistry, latestOf, newestFirst, resolveSpec, type VisibleVersion } from "./ConnectorRegistry.js"
 import { ConnectorsRepo } from "./ConnectorsRepo.js"
-import { actionSummary, authenticationMethods, eventActionsOf, scopeDefinitions, versionView } from "./ConnectorView.js"
+import {
+  actionSummary,
+  authenticationMethods,
+  eventActionsOf,
+  scopeDefinitions,
+  verificationView,
+  versionView
+} from "./ConnectorView.js"
 import { McpConnectors } from "./McpConnectors.js"
 
 interface Usage {
@@ -66,6 +73,7 @@ export class Connectors extends Effect.Service<Connectors>()("Switchyard/Connect
         documentation_url: connector.definition.resources ?? null,
         icon_url: connector.definition.info.assets?.icon ?? null,
         authentication_methods: authenticationMethods(connector),
+        verification: verificationView(version.owner, connector),
         mcp_server_url: version.mcp_server_url,
         mcp_auth: version.mcp_auth,
         content_hash: version.content_hash,

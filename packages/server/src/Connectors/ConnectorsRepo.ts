@@ -54,6 +54,14 @@ export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard
       execute: () => sql`SELECT ${columns} FROM connector_versions WHERE owner_project_id IS NULL`
     })
 
+    /** Each built-in version's stored `info.verification` (null when it has none). */
+    const builtinVerifications = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ id: Schema.String, verification: Schema.Unknown }),
+      execute: () =>
+        sql`SELECT id, definition #> '{info,verification}' AS verification FROM connector_versions WHERE owner_project_id IS NULL`
+    })
+
     const definition = SqlSchema.findOne({
       Request: Schema.String,
       Result: Schema.Struct({ definition: Schema.Unknown }),
@@ -81,6 +89,15 @@ export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard
           categories = ${JSON.stringify(row.categories)}::jsonb, definition = ${JSON.stringify(row.definition)}::jsonb,
           content_hash = ${row.content_hash}
         WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Rewrites a version's definition whose content hash stays the same: what changed lies
+     * outside the hash (`info.verification`), so the version itself has not.
+     */
+    const refreshDefinition = (id: string, contentHash: string, definition: unknown) =>
+      sql`
+        UPDATE connector_versions SET definition = ${JSON.stringify(definition)}::jsonb
+        WHERE id = ${id} AND content_hash = ${contentHash}`.pipe(Effect.asVoid, Effect.orDie)
 
     const remove = (id: string) => sql`DELETE FROM connector_versions WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -119,10 +136,16 @@ export class ConnectorsRepo extends Effect.Service<ConnectorsRepo>()("Switchyard
       visibleVersions: (projectId: string, keys?: ReadonlyArray<string>) =>
         visibleVersions({ projectId, keys }).pipe(Effect.orDie),
       builtinVersions: builtinVersions(undefined).pipe(Effect.orDie),
+      builtinVerifications: builtinVerifications(undefined).pipe(
+        Effect.map((rows) => new Map(rows.map((row) => [row.id, row.verification ?? null]))),
+        Effect.orDie
+      ),
       definition: (id: string) =>
         definition(id).pipe(Effect.map(Option.map((row) => row.definition)), Effect.orDie),
       insert: (row: NewConnectorVersion) => insert(row).pipe(Effect.orDie, Effect.zipLeft(epochs.changedHere)),
       replace: (id: string, row: Parameters<typeof replace>[1]) => Effect.zipLeft(replace(id, row), epochs.changedHere),
+      refreshDefinition: (id: string, contentHash: string, definition: unknown) =>
+        Effect.zipLeft(refreshDefinition(id, contentHash, definition), epochs.changedHere),
       remove: (id: string) => Effect.zipLeft(remove(id), epochs.changedHere),
       lockKey,
       usage: (projectId: string) =>

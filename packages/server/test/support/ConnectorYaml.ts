@@ -23,6 +23,8 @@ export const connectorYaml = (options: {
   readonly actions?: ReadonlyArray<string>
   /** The `authentication:` block (default: one `token` method with a `token` field; "" for none). */
   readonly authentication?: string
+  /** Lines of an `info.verification` block, indented under it (default: none). */
+  readonly verification?: ReadonlyArray<string>
 }) => {
   const actions = options.actions ?? ["list_things", "get_thing"]
   return `StackOne: 1.0.0
@@ -33,7 +35,7 @@ info:
   description: ${options.description ?? "A custom connector for tests"}
   categories:
     - ${options.category ?? "ats"}
-baseUrl: https://api.example.com/v1
+${options.verification === undefined ? "" : `  verification:\n${options.verification.map((line) => `    ${line}\n`).join("")}`}baseUrl: https://api.example.com/v1
 resources: https://docs.example.com
 ${options.authentication ?? tokenAuthentication}scopeDefinitions:
   read:
