@@ -1,0 +1,349 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Api, unifiedOperationOf } from "@switchyard/api"
+import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
+import { Effect, Option, ParseResult, Schema } from "effect"
+import { exampleValue } from "./exampleValue.js"
+import { type MockBase, mockBase } from "./mockBaseUrl.js"
+import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
+import { referenceSchemaOf } from "./referenceSchemas.js"
+
+/*
+ * A connector checked against its provider's own OpenAPI document: the provider is a Prism
+ * mock of that document (ProviderMock), and every action of the connector runs through a
+ * Switchyard server as a user's code would run it, the unified operations through the
+ * unified API and the other actions through the RPC endpoint. An action passes when
+ *   - every request it made is one the document accepts (Prism's validation and our own
+ *     checks: path, method, parameters, body, security), and
+ *   - it answered 2xx with an answer that is a valid unified record: the server's own unified
+ *     schema where the api declares the operation, and StackOne's reference schema where
+ *     StackOne defines the action id (as the real StackOne SDK validates it).
+ * Ids come from list answers (a get runs on an id its list returned), write bodies are
+ * realistic unified values (exampleValue), and each seed gives the mock other answers.
+ */
+
+export interface ContractCheckOptions {
+  /** The parsed connector: its key, version, base URL and actions. */
+  readonly connector: ConnectorDefinition
+  /** The provider's document, parsed (readProviderDocument). */
+  readonly document: Record<string, unknown>
+  readonly mock: ProviderMock
+  /** Each seed runs twice: with the mock's `full` answers and with its `sparse` ones. */
+  readonly seeds: ReadonlyArray<string>
+  /** The API key the checks call the server with (a Full Access key of the project owning the connector). */
+  readonly apiKey: string
+  /** Per action, inputs that replace the synthesized ones (e.g. an id no list answers). */
+  readonly inputs?: Readonly<Record<string, ActionInputs>>
+}
+
+export interface ActionInputs {
+  readonly path?: Readonly<Record<string, unknown>>
+  readonly query?: Readonly<Record<string, unknown>>
+  readonly body?: unknown
+}
+
+export interface ActionCheck {
+  readonly actionId: string
+  readonly via: "unified" | "rpc"
+  /** The server's answer status. */
+  readonly status: number
+  /** The server's error message, for an answer that is not 2xx. */
+  readonly error: string | undefined
+  /** The provider requests the action made. */
+  readonly requests: ReadonlyArray<MockExchange>
+  /** Problems of the answer against the unified schema and the StackOne reference schema. */
+  readonly answerIssues: ReadonlyArray<string>
+  /** The schemas the answer was checked against (`unified HrisEmployeeDocumentCategoryResult`, `StackOne EmployeesPaginated`). */
+  readonly checkedAgainst: ReadonlyArray<string>
+  /** Where the record id came from: a list answer, or none (an id no list gave, so a 404 is no fault). */
+  readonly idFrom: string | undefined
+  /** Records in the answer, for reads. */
+  readonly records: number
+  /** Fields of the unified record no record of the answer filled, for reads whose record shape is known. */
+  readonly unmapped: ReadonlyArray<string>
+}
+
+export interface SeedReport extends MockPass {
+  /** Linking the account: its status, and the requests its credential check made. */
+  readonly link: { readonly status: number; readonly error: string | undefined; readonly requests: ReadonlyArray<MockExchange> }
+  readonly actions: ReadonlyArray<ActionCheck>
+}
+
+export interface ContractReport {
+  readonly connector: string
+  readonly base: MockBase
+  readonly seeds: ReadonlyArray<SeedReport>
+}
+
+const violationsOf = (requests: ReadonlyArray<MockExchange>) => requests.flatMap((request) => request.violations)
+
+const succeeded = (check: ActionCheck) => check.status >= 200 && check.status < 300
+
+/** An id no list answer gave (the list was empty) that the connector found no record for: nothing to hold against it. */
+export const notExercised = (check: ActionCheck) => check.idFrom === undefined && check.status === 404
+
+/**
+ * Whether an action met the contract: valid requests, and a 2xx answer that fits its schemas
+ * (or a 404 for an id no list gave).
+ */
+export const actionPassed = (check: ActionCheck) =>
+  violationsOf(check.requests).length === 0 && check.answerIssues.length === 0 && (succeeded(check) || notExercised(check))
+
+/** Actions that answered 2xx in no pass: a check must exercise every action at least once. */
+export const neverExercised = (report: ContractReport): ReadonlyArray<string> => {
+  const ids = [...new Set(report.seeds.flatMap((seed) => seed.actions.map((check) => check.actionId)))]
+  return ids.filter((id) => !report.seeds.some((seed) => seed.actions.some((check) => check.actionId === id && succeeded(check))))
+}
+
+/** Whether the whole check passed: the base URL on a document server, linking and every action of every seed. */
+export const reportPassed = (report: ContractReport) =>
+  report.base.problem === undefined && neverExercised(report).length === 0 &&
+  report.seeds.every((seed) =>
+    seed.link.status < 300 && violationsOf(seed.link.requests).length === 0 && seed.actions.every(actionPassed)
+  )
+
+// ---------------------------------------------------------------------------
+// The unified endpoint that serves an action id, with its schemas
+// ---------------------------------------------------------------------------
+
+interface UnifiedEndpoint {
+  readonly kind: string
+  readonly method: string
+  readonly path: string
+  readonly payload: Schema.Schema.Any | undefined
+  readonly success: Schema.Schema.Any
+  readonly name: string
+}
+
+const unifiedEndpoints: ReadonlyMap<string, UnifiedEndpoint> = new Map(
+  Object.values(Api.groups).flatMap((group) =>
+    Object.values(group.endpoints).flatMap((endpoint) =>
+      Option.toArray(unifiedOperationOf(endpoint)).map((operation) =>
+        [operation.actionId, {
+          kind: operation.kind,
+          method: endpoint.method,
+          path: endpoint.path,
+          payload: Option.getOrUndefined(endpoint.payloadSchema) as Schema.Schema.Any | undefined,
+          success: endpoint.successSchema as Schema.Schema.Any,
+          name: Option.getOrElse(
+            Option.flatMap(Option.some(endpoint.successSchema.ast), (ast) =>
+              Option.fromNullable(ast.annotations[Symbol.for("effect/annotation/Identifier")] as string | undefined)),
+            () => operation.actionId
+          )
+        }] as const
+      )
+    )
+  )
+)
+
+// ---------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------
+
+const READ_TYPES = new Set(["list", "get"])
+const order = (action: ActionDefinition) =>
+  action.actionType === "list" ? 0 : action.actionType === "get" ? 1 : READ_TYPES.has(action.actionType) ? 2 : 3
+
+/** `hris_get_employee_document_category` → [employee, document, category]: the record an action is about. */
+const nounTokens = (actionId: string) =>
+  actionId.split("_").slice(2).map((token) => token.replace(/ies$/, "y").replace(/s$/, ""))
+
+/** The list action whose records a get or write on `actionId` most likely takes its id from. */
+const listFor = (actionId: string, lists: ReadonlyArray<string>) => {
+  const category = actionId.split("_")[0]
+  const wanted = nounTokens(actionId)
+  let best: { id: string; score: number } | undefined
+  for (const list of lists) {
+    if (list.split("_")[0] !== category) continue
+    const tokens = nounTokens(list)
+    const score = tokens.filter((token) => wanted.includes(token)).length - 0.01 * tokens.length
+    if (score > 0 && (best === undefined || score > best.score)) best = { id: list, score }
+  }
+  return best?.id
+}
+
+const idsOf = (data: unknown): ReadonlyArray<string> =>
+  Array.isArray(data)
+    ? data.flatMap((record) =>
+      typeof record === "object" && record !== null && (typeof record.id === "string" || typeof record.id === "number")
+        ? [String(record.id)]
+        : []
+    )
+    : []
+
+/** A value for a declared input by its type, for required inputs the caller did not give. */
+const inputValue = (input: NonNullable<ActionDefinition["inputs"]>[number], id: string): unknown => {
+  if (input.name === "id" || input.name.endsWith("_id")) return id
+  switch (input.type) {
+    case "number":
+      return 1
+    case "boolean":
+      return true
+    case "datetime_string":
+      return "2024-03-01T00:00:00.000Z"
+    case "object":
+      return {}
+    case "enum":
+      return input.oneOf?.values?.[0] ?? "example"
+    default:
+      return "example"
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------
+
+const present = (value: unknown) =>
+  value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && value !== ""
+
+/** Fields of `fields` that no record fills. */
+const unmappedFields = (records: ReadonlyArray<unknown>, fields: ReadonlyArray<string>) =>
+  records.length === 0 ? [] : fields.filter((field) =>
+    !records.some((record) => typeof record === "object" && record !== null && present((record as Record<string, unknown>)[field]))
+  )
+
+const unifiedIssues = (schema: Schema.Schema.Any, body: unknown): ReadonlyArray<string> => {
+  const decoded = Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>, { errors: "all" })(body)
+  return decoded._tag === "Right"
+    ? []
+    : ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+}
+
+// ---------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------
+
+const errorMessage = (body: unknown) =>
+  typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string"
+    ? (body as { message: string }).message
+    : JSON.stringify(body)?.slice(0, 300)
+
+export const runContractCheck = (options: ContractCheckOptions) =>
+  Effect.gen(function*() {
+    const client = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest(HttpClientRequest.setHeader("authorization", `Basic ${Buffer.from(`${options.apiKey}:`).toString("base64")}`))
+    )
+    const call = (method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", url: string, init: {
+      readonly body?: unknown
+      readonly query?: Readonly<Record<string, unknown>>
+      readonly account?: string
+    } = {}) =>
+      Effect.gen(function*() {
+        let request = HttpClientRequest.make(method)(url).pipe(
+          HttpClientRequest.setUrlParams(
+            Object.entries(init.query ?? {}).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as const)
+          )
+        )
+        if (init.account !== undefined) request = HttpClientRequest.setHeader(request, "x-account-id", init.account)
+        if (init.body !== undefined) request = yield* HttpClientRequest.bodyJson(request, init.body)
+        const response = yield* client.execute(request)
+        const text = yield* response.text
+        let body: unknown = text
+        try {
+          body = text.length === 0 ? undefined : JSON.parse(text)
+        } catch {
+          // not JSON: kept as text for the report
+        }
+        return { status: response.status, body }
+      }).pipe(Effect.scoped, Effect.orDie)
+
+    const { connector, mock } = options
+    const base = mockBase(connector.baseUrl, options.document)
+    const method = connector.authentication?.[0]
+    const [methodName, methodConfig] = method === undefined ? [undefined, undefined] : Object.entries(method)[0]!
+    const credentials = Object.fromEntries(
+      (methodConfig?.configFields ?? []).map((field) => [field.key, `contract-check-${field.key}`])
+    )
+    const actions = [...connector.actions].filter((action) => action.actionType !== "refresh_token")
+      .sort((a, b) => order(a) - order(b))
+
+    const profiles: ReadonlyArray<MockProfile> = ["full", "sparse"]
+    const seeds: Array<SeedReport> = []
+    for (const pass of options.seeds.flatMap((seed) => profiles.map((profile): MockPass => ({ seed, profile })))) {
+      const seed = `${pass.seed}-${pass.profile}`
+      mock.takeExchanges()
+      const linked = yield* call("POST", "/v2/accounts", {
+        body: {
+          connector_key: connector.info.key,
+          connector_version: connector.info.version,
+          name: `contract check, seed ${seed}`,
+          owner_id: `contract-check-${seed}`,
+          ...(methodName === undefined ? {} : { auth_method: methodName }),
+          credentials,
+          settings: { base_url: `${mock.baseFor(pass)}${base.prefix}` }
+        }
+      })
+      const link = {
+        status: linked.status,
+        error: linked.status < 300 ? undefined : errorMessage(linked.body),
+        requests: mock.takeExchanges()
+      }
+      const accountId = (linked.body as { id?: string } | undefined)?.id
+      const checks: Array<ActionCheck> = []
+      const listIds = new Map<string, ReadonlyArray<string>>()
+      if (accountId !== undefined) {
+        for (const action of actions) {
+          const given = options.inputs?.[action.actionId]
+          const source = listFor(action.actionId, [...listIds.keys()])
+          const listed = source === undefined ? undefined : listIds.get(source)?.[0]
+          const id = listed ?? "1"
+          const unified = unifiedEndpoints.get(action.actionId)
+          const required = (action.inputs ?? []).filter((input) => input.required === true)
+          const path = given?.path ?? Object.fromEntries(
+            (action.inputs ?? []).filter((input) => input.in === "path").map((input) => [input.name, inputValue(input, id)])
+          )
+          const body = given?.body ?? (unified?.payload !== undefined
+            ? exampleValue(unified.payload, seed)
+            : required.some((input) => input.in === "body" && input.name === "body")
+            ? {}
+            : undefined)
+          const query = given?.query ?? Object.fromEntries(
+            required.filter((input) => (input.in ?? "query") === "query").map((input) => [input.name, inputValue(input, id)])
+          )
+          const answer = unified !== undefined
+            ? yield* call(unified.method as "GET", unified.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(path[name] ?? id))), {
+              account: accountId,
+              query,
+              ...(body === undefined || unified.method === "GET" ? {} : { body })
+            })
+            : yield* call("POST", "/actions/rpc", {
+              account: accountId,
+              body: { action: action.actionId, path, query, ...(body === undefined ? {} : { body }) }
+            })
+          const requests = mock.takeExchanges()
+          const ok = answer.status >= 200 && answer.status < 300
+          const data = (answer.body as { data?: unknown } | undefined)?.data
+          if (ok && action.actionType === "list") listIds.set(action.actionId, idsOf(data))
+          const records = ok && READ_TYPES.has(action.actionType) ? (Array.isArray(data) ? data : data === undefined ? [] : [data]) : []
+          // the reference shapes a unified answer; an RPC answer of a read is {data, next} as the unified one would be
+          const reference = unified !== undefined || READ_TYPES.has(action.actionType) ? referenceSchemaOf(action.actionId) : undefined
+          const referenceBody = unified !== undefined ? answer.body : { data, ...(action.actionType === "list" ? { next: null } : {}) }
+          const answerIssues = ok
+            ? [
+              ...(unified === undefined ? [] : unifiedIssues(unified.success, answer.body).map((issue) => `unified: ${issue}`)),
+              ...(reference === undefined ? [] : reference.issues(referenceBody).map((issue) => `StackOne ${reference.name}: ${issue}`))
+            ]
+            : []
+          checks.push({
+            actionId: action.actionId,
+            via: unified === undefined ? "rpc" : "unified",
+            status: answer.status,
+            error: ok ? undefined : errorMessage(answer.body),
+            requests,
+            answerIssues,
+            checkedAgainst: [
+              ...(unified === undefined ? [] : [`unified ${unified.name}`]),
+              ...(reference === undefined ? [] : [`StackOne ${reference.name}`])
+            ],
+            idFrom: listed === undefined ? undefined : source,
+            records: records.length,
+            unmapped: reference === undefined ? [] : unmappedFields(records, reference.recordFields)
+          })
+        }
+        yield* call("DELETE", `/v2/accounts/${accountId}`)
+        mock.takeExchanges()
+      }
+      seeds.push({ ...pass, link, actions: checks })
+    }
+    return { connector: `${connector.info.key}@${connector.info.version}`, base, seeds } satisfies ContractReport
+  })

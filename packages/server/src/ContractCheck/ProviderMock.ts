@@ -1,0 +1,349 @@
+import { Data, Effect } from "effect"
+import * as Http from "node:http"
+import { createRequire } from "node:module"
+import type { AddressInfo } from "node:net"
+
+/*
+ * A provider simulated from its own published OpenAPI document by Stoplight Prism, served
+ * over a real socket, that keeps what every request broke.
+ *
+ * Prism (`@stoplight/prism-http`) answers with dynamic examples generated from the document's
+ * schemas, validates each request (path, method, parameters, body, security) and reports the
+ * violations as data. It runs in this process: the document is read once, and one mock serves
+ * every pass of a check, since the path's first segment chooses the pass (`/sparse-2/api/v1/...`):
+ * its seed, and its profile, which is how Prism fills what the document leaves open:
+ *   - `full`: every optional property, and at least one item in every array (so lists have ids);
+ *   - `sparse`: half the optional properties, and arrays that may be empty.
+ * Nulls come wherever the document allows them, in both. Requests are answered one at a time,
+ * because Prism's generator options are global.
+ *
+ * Prism leaves two things unchecked that a real provider can refuse, and this mock checks them
+ * on the operation Prism's router matched: query parameters the operation does not declare, and
+ * an `Authorization` header of a scheme none of the operation's security requirements allows.
+ *
+ * Prism is a development dependency, loaded on first use, so the server runs without it.
+ */
+
+/** One thing a request did that the provider's document does not allow. */
+export interface Violation {
+  /** Where: `query.fields`, `body.state`, `path`, `security`, ... */
+  readonly location: string
+  readonly message: string
+}
+
+/** A request the mock received: what it answered and what the request broke. */
+export interface MockExchange {
+  readonly method: string
+  /** The path after the seed segment, as the document spells paths (`/api/v1/employees/1`). */
+  readonly path: string
+  readonly query: Readonly<Record<string, string | ReadonlyArray<string>>>
+  /** The document's path template Prism matched, when it matched one. */
+  readonly operation: string | undefined
+  readonly status: number
+  readonly violations: ReadonlyArray<Violation>
+}
+
+export class PrismUnavailable extends Data.TaggedError("PrismUnavailable")<{ readonly message: string }> {}
+
+export class ProviderDocumentRejected extends Data.TaggedError("ProviderDocumentRejected")<{
+  readonly message: string
+}> {}
+
+/** The Prism version the contract checks are written against (pinned in the server's devDependencies). */
+export const PRISM_PACKAGE = "@stoplight/prism-http@5.16.0"
+
+// ---------------------------------------------------------------------------
+// The slice of Prism's API this module uses (its own types are not a dependency of the build).
+// ---------------------------------------------------------------------------
+
+interface PrismSecurityScheme {
+  readonly type: string
+  readonly scheme?: string
+  readonly in?: string
+  readonly name?: string
+}
+interface PrismOperation {
+  readonly method: string
+  readonly path: string
+  readonly request?: { readonly query?: ReadonlyArray<{ readonly name: string }> }
+  readonly security?: ReadonlyArray<ReadonlyArray<PrismSecurityScheme>>
+}
+interface PrismRequest {
+  readonly method: string
+  readonly url: { readonly path: string; readonly query: Record<string, string | Array<string>> }
+  readonly headers: Record<string, string>
+  readonly body?: unknown
+}
+interface PrismDiagnostic {
+  readonly path?: ReadonlyArray<string | number>
+  readonly message: string
+  readonly severity: number
+}
+interface PrismError extends Error {
+  readonly status?: number
+  readonly detail?: string
+  readonly additional?: { readonly validation?: ReadonlyArray<PrismDiagnostic> }
+}
+type Either<E, A> = { readonly _tag: "Left"; readonly left: E } | { readonly _tag: "Right"; readonly right: A }
+interface PrismResult {
+  readonly output: { readonly statusCode: number; readonly headers?: Record<string, string>; readonly body?: unknown }
+  readonly validations: { readonly input: ReadonlyArray<PrismDiagnostic> }
+}
+interface PrismHttp {
+  readonly getHttpOperationsFromSpec: (document: object) => Promise<Array<PrismOperation>>
+  readonly createInstance: (config: object, components: object) => {
+    readonly request: (request: PrismRequest, operations: Array<PrismOperation>, config: object) => () => Promise<
+      Either<PrismError, PrismResult>
+    >
+  }
+  readonly ProblemJsonError: { readonly toProblemJson: (error: PrismError) => object }
+}
+type PrismRoute = (options: { resources: Array<PrismOperation>; input: PrismRequest }) => Either<Error, PrismOperation>
+
+const loadPrism = Effect.try({
+  try: () => {
+    const require = createRequire(import.meta.url)
+    const prismHttp = require("@stoplight/prism-http") as PrismHttp
+    const route = (require("@stoplight/prism-http/dist/router") as { default: PrismRoute }).default
+    // prism-core is Prism's own dependency, not ours: resolve it from prism-http's place
+    const prismRequire = createRequire(require.resolve("@stoplight/prism-http"))
+    const prismCore = prismRequire("@stoplight/prism-core") as {
+      createLogger: (name: string, options: object) => unknown
+    }
+    // the generator Prism itself uses (the same module instance), whose options make the profiles
+    const faker = (prismRequire("json-schema-faker") as { JSONSchemaFaker: { option: (options: object) => void } })
+      .JSONSchemaFaker
+    return { prismHttp, route, createLogger: prismCore.createLogger, faker }
+  },
+  catch: (cause) =>
+    new PrismUnavailable({
+      message: `contract checks need Stoplight Prism: install ${PRISM_PACKAGE} beside Switchyard (npm install -D ` +
+        `${PRISM_PACKAGE}); it could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`
+    })
+})
+
+/** Prism's settings for every request: request validation and security on, answers generated from schemas. */
+const baseConfig = { validateRequest: true, validateResponse: false, checkSecurity: true, errors: false, isProxy: false }
+const mockConfig = (seed: string) => ({ ...baseConfig, mock: { dynamic: true, seed } })
+
+/** How Prism fills what a document leaves open (see the top of this file). */
+export type MockProfile = "full" | "sparse"
+
+/** One pass of a contract check: the answers of one seed and profile. */
+export interface MockPass {
+  readonly seed: string
+  readonly profile: MockProfile
+}
+
+const profileOptions: Record<MockProfile, object> = {
+  full: { alwaysFakeOptionals: true, optionalsProbability: 1, minItems: 1 },
+  sparse: { alwaysFakeOptionals: false, optionalsProbability: 0.5, minItems: 0 }
+}
+
+/** `/sparse-42/api/v1/x` → profile `sparse`, seed `42`, path `/api/v1/x`. */
+const PASS_SEGMENT = /^\/(full|sparse)-([A-Za-z0-9_]{1,40})(\/.*|$)/
+
+const describeDiagnostic = (diagnostic: PrismDiagnostic): Violation => ({
+  location: (diagnostic.path ?? []).join(".") || "request",
+  message: diagnostic.message
+})
+
+/** Does the request carry credentials of this scheme, in the place the scheme names? */
+const satisfies = (scheme: PrismSecurityScheme, request: PrismRequest) => {
+  const authorization = (request.headers["authorization"] ?? "").toLowerCase()
+  switch (scheme.type) {
+    case "http":
+      return authorization.startsWith(`${(scheme.scheme ?? "").toLowerCase()} `)
+    case "oauth2":
+    case "openIdConnect":
+      return authorization.startsWith("bearer ")
+    case "apiKey": {
+      const name = (scheme.name ?? "").toLowerCase()
+      if (scheme.in === "query") return Object.keys(request.url.query).some((key) => key.toLowerCase() === name)
+      if (scheme.in === "cookie") return (request.headers["cookie"] ?? "").split(";").some((c) => c.trim().startsWith(`${scheme.name}=`))
+      return request.headers[name] !== undefined
+    }
+    default:
+      return true
+  }
+}
+
+const schemeLabel = (scheme: PrismSecurityScheme) =>
+  scheme.type === "http" ? `http ${scheme.scheme}` : scheme.type === "apiKey" ? `apiKey ${scheme.name} in ${scheme.in}` : scheme.type
+
+/** What Prism does not check on a matched operation: undeclared query parameters and the auth scheme. */
+const ownChecks = (operation: PrismOperation, request: PrismRequest): ReadonlyArray<Violation> => {
+  const violations: Array<Violation> = []
+  const declared = new Set((operation.request?.query ?? []).map((parameter) => parameter.name))
+  const apiKeysInQuery = new Set(
+    (operation.security ?? []).flat().filter((s) => s.type === "apiKey" && s.in === "query").map((s) => s.name)
+  )
+  for (const name of Object.keys(request.url.query)) {
+    if (!declared.has(name) && !apiKeysInQuery.has(name)) {
+      violations.push({
+        location: `query.${name}`,
+        message: `${operation.method.toUpperCase()} ${operation.path} declares no query parameter "${name}"` +
+          (declared.size === 0 ? "" : ` (it declares ${[...declared].join(", ")})`)
+      })
+    }
+  }
+  const requirements = operation.security ?? []
+  // an empty requirement ({}) means the operation may be called without credentials
+  const open = requirements.length === 0 || requirements.some((requirement) => requirement.length === 0)
+  if (!open && request.headers["authorization"] !== undefined) {
+    const met = requirements.some((requirement) => requirement.every((scheme) => satisfies(scheme, request)))
+    if (!met) {
+      violations.push({
+        location: "security",
+        message: `the request's credentials meet none of the operation's security requirements (${
+          requirements.map((requirement) => requirement.map(schemeLabel).join(" + ")).join(" | ")
+        })`
+      })
+    }
+  }
+  return violations
+}
+
+const readBody = (request: Http.IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    request.on("error", reject)
+  })
+
+const parseBody = (text: string, contentType: string | undefined): unknown => {
+  if (text.length === 0) return undefined
+  if ((contentType ?? "").includes("json")) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  }
+  if ((contentType ?? "").includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text))
+  }
+  return text
+}
+
+const queryOf = (search: URLSearchParams) => {
+  const query: Record<string, string | Array<string>> = {}
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key)
+    query[key] = values.length === 1 ? values[0]! : values
+  }
+  return query
+}
+
+export interface ProviderMock {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string
+  /** Where a pass's requests go: the document's paths follow it. */
+  readonly baseFor: (pass: MockPass) => string
+  /** The exchanges since the last call, oldest first; each call starts a new record. */
+  readonly takeExchanges: () => ReadonlyArray<MockExchange>
+}
+
+/**
+ * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s) on a free
+ * loopback port, closed with the scope.
+ */
+export const startProviderMock = (document: object) =>
+  Effect.gen(function*() {
+    const { createLogger, faker, prismHttp, route } = yield* loadPrism
+    const operations = yield* Effect.tryPromise({
+      try: () => prismHttp.getHttpOperationsFromSpec(document),
+      catch: (cause) =>
+        new ProviderDocumentRejected({
+          message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`
+        })
+    })
+    if (operations.length === 0) {
+      return yield* new ProviderDocumentRejected({ message: "the document declares no operations" })
+    }
+    const prism = prismHttp.createInstance(mockConfig("1"), {
+      logger: createLogger("contract-check", { level: "silent" })
+    })
+    let exchanges: Array<MockExchange> = []
+
+    const answer = async (incoming: Http.IncomingMessage, outgoing: Http.ServerResponse) => {
+      const url = new URL(incoming.url ?? "/", "http://mock")
+      const pass = PASS_SEGMENT.exec(url.pathname)
+      const profile = (pass?.[1] ?? "full") as MockProfile
+      const seed = pass?.[2] ?? "1"
+      const path = pass === null ? url.pathname : (pass[3] || "/")
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
+      }
+      const body = parseBody(await readBody(incoming), headers["content-type"])
+      const request: PrismRequest = {
+        method: (incoming.method ?? "GET").toLowerCase(),
+        url: { path, query: queryOf(url.searchParams) },
+        headers,
+        ...(body === undefined ? {} : { body })
+      }
+      const routed = route({ resources: operations, input: request })
+      const own = routed._tag === "Right" ? ownChecks(routed.right, request) : []
+      faker.option(profileOptions[profile])
+      const result = await prism.request(request, operations, mockConfig(seed))()
+      const record = (status: number, violations: ReadonlyArray<Violation>) =>
+        exchanges.push({
+          method: request.method.toUpperCase(),
+          path,
+          query: request.url.query,
+          operation: routed._tag === "Right" ? routed.right.path : undefined,
+          status,
+          violations: [...violations, ...own]
+        })
+      if (result._tag === "Left") {
+        const error = result.left
+        const status = error.status ?? 500
+        const validation = (error.additional?.validation ?? []).map(describeDiagnostic)
+        record(status, validation.length > 0 ? validation : [{ location: "request", message: `${error.message}${error.detail ? `: ${error.detail}` : ""}` }])
+        outgoing.writeHead(status, { "content-type": "application/json" })
+        outgoing.end(JSON.stringify(prismHttp.ProblemJsonError.toProblemJson(error)))
+        return
+      }
+      const { output, validations } = result.right
+      record(output.statusCode, validations.input.filter((diagnostic) => diagnostic.severity === 0).map(describeDiagnostic))
+      const text = output.body === undefined ? "" : typeof output.body === "string" ? output.body : JSON.stringify(output.body)
+      outgoing.writeHead(output.statusCode, output.headers ?? {})
+      outgoing.end(text)
+    }
+
+    let queue: Promise<void> = Promise.resolve()
+    const server = Http.createServer((incoming, outgoing) => {
+      queue = queue.then(() => answer(incoming, outgoing)).catch((cause) => {
+        exchanges.push({
+          method: incoming.method ?? "GET",
+          path: incoming.url ?? "/",
+          query: {},
+          operation: undefined,
+          status: 500,
+          violations: [{ location: "mock", message: `the mock failed: ${String(cause)}` }]
+        })
+        if (!outgoing.headersSent) outgoing.writeHead(500)
+        outgoing.end()
+      })
+    })
+    const port = yield* Effect.acquireRelease(
+      Effect.async<number>((resume) => {
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+      }),
+      () => Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+    )
+    return {
+      origin: `http://127.0.0.1:${port}`,
+      baseFor: (pass) => `http://127.0.0.1:${port}/${pass.profile}-${pass.seed}`,
+      takeExchanges: () => {
+        const taken = exchanges
+        exchanges = []
+        return taken
+      }
+    } satisfies ProviderMock
+  })

@@ -1,0 +1,63 @@
+/*
+ * Where a contract check points a connector: the mock's address in place of the provider's
+ * server, keeping the rest of the connector's base URL. The document's paths are relative to
+ * one of its servers (`https://{companyDomain}.bamboohr.com` + `/api/v1/employees`), so the
+ * part of the connector's base URL after the server it names (`/api/v1`) is what the mock
+ * must see before each path. A connector whose base URL names none of the document's servers
+ * is a finding of its own: it would call another host, or another API version, than the
+ * document describes.
+ */
+
+export interface MockBase {
+  /** The path the connector puts before each action's URL, relative to the document's server. */
+  readonly prefix: string
+  /** The document's server the connector's base URL matched, as the document writes it. */
+  readonly server: string | undefined
+  /** Set when the base URL matches none of the servers: what is wrong. */
+  readonly problem: string | undefined
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The document's server URLs: OpenAPI 3 `servers`, or Swagger 2's scheme, host and base path. */
+export const documentServers = (document: Record<string, unknown>): ReadonlyArray<string> => {
+  if (Array.isArray(document.servers)) {
+    return document.servers.flatMap((server) =>
+      typeof server === "object" && server !== null && typeof (server as { url?: unknown }).url === "string"
+        ? [(server as { url: string }).url]
+        : []
+    )
+  }
+  if (typeof document.host === "string") {
+    const schemes = Array.isArray(document.schemes) && document.schemes.length > 0 ? document.schemes : ["https"]
+    const basePath = typeof document.basePath === "string" ? document.basePath : ""
+    return [`${String(schemes[0])}://${document.host}${basePath}`]
+  }
+  return typeof document.basePath === "string" ? [document.basePath] : []
+}
+
+const stripSlash = (path: string) => path.replace(/\/+$/, "")
+
+/** Where the mock sits in the connector's base URL; `baseUrl` may interpolate credentials (`${credentials.subdomain}`). */
+export const mockBase = (baseUrl: string | undefined, document: Record<string, unknown>): MockBase => {
+  const servers = documentServers(document)
+  if (baseUrl === undefined) return { prefix: "", server: undefined, problem: undefined }
+  // a credential interpolated into the base URL stands for whatever a server variable allows
+  const concrete = baseUrl.replace(/\$\{[^}]*\}/g, "variable")
+  for (const server of servers) {
+    const pattern = escape(stripSlash(server)).replace(/\\\{[^}]*\\\}/g, "[^/]+")
+    const absolute = /^[a-z]+:\/\//i.test(server)
+    const match = absolute
+      ? new RegExp(`^${pattern}(?=/|$)`, "i").exec(concrete)
+      : new RegExp(`^[a-z]+://[^/]+${pattern}(?=/|$)`, "i").exec(concrete)
+    if (match !== null) return { prefix: stripSlash(concrete.slice(match[0].length)), server, problem: undefined }
+  }
+  const path = stripSlash(concrete.replace(/^[a-z]+:\/\/[^/]+/i, ""))
+  return {
+    prefix: path,
+    server: undefined,
+    problem: servers.length === 0
+      ? undefined
+      : `the connector's base URL ${baseUrl} is on none of the document's servers (${servers.join(", ")})`
+  }
+}

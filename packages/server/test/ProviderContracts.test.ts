@@ -1,0 +1,87 @@
+import { expect, layer } from "@effect/vitest"
+import { builtinConnectorSources } from "@switchyard/connectors"
+import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
+import { Effect, Either } from "effect"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
+import { formatContractReport } from "../src/ContractCheck/formatContractReport.js"
+import { readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
+import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
+import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
+
+/*
+ * Built-in connectors against their providers' own published OpenAPI documents (vendored in
+ * packages/connectors/provider-documents with their source and license): every shipped version
+ * that declares `verification.level: contract` is run, action by action, through the server
+ * against a Prism mock of the document it names, with two seeds, each with full and sparse
+ * answers. It passes when the mock saw no request the document refuses and every answer is a
+ * valid unified record; the report, one line per action, is the failure message.
+ *
+ * The check is also shown to fail: BambooHR 1.2.0, written from the provider's documentation
+ * pages, calls paths its document does not have.
+ */
+
+const DOCUMENTS = Path.resolve(fileURLToPath(import.meta.url), "../../../connectors/provider-documents")
+const SEEDS = ["1", "2"]
+
+const shipped = builtinConnectorSources().map((source) => ({
+  file: source.file,
+  definition: Either.getOrThrow(parseConnector(source.yaml)).definition
+}))
+
+const contracts = shipped.flatMap(({ definition, file }) => {
+  const verification = definition.info.verification
+  return verification?.level === "contract" && verification.document !== undefined
+    ? [{ file, definition, document: verification.document }]
+    : []
+})
+
+const checkAgainst = (definition: ConnectorDefinition, document: string) =>
+  Effect.gen(function*() {
+    const parsed = yield* readProviderDocument(Path.join(DOCUMENTS, document))
+    const mock = yield* startProviderMock(parsed.content)
+    return yield* runContractCheck({ connector: definition, document: parsed.content, mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
+  })
+
+layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), { excludeTestServices: true, timeout: 120_000 })(
+  "provider contracts",
+  (it) => {
+    it("every connector provider with a published document has a contract-level version", () => {
+      expect(contracts.map((contract) => `${contract.definition.info.key}@${contract.definition.info.version}`))
+        .toContain("bamboohr@1.3.0")
+    })
+
+    for (const contract of contracts) {
+      const name = `${contract.definition.info.key}@${contract.definition.info.version}`
+      it.scoped(`${name} against ${contract.document}`, () =>
+        Effect.gen(function*() {
+          const report = yield* checkAgainst(contract.definition, contract.document)
+          const text = formatContractReport(report)
+          expect(reportPassed(report), text).toBe(true)
+          // every action ran in every pass, and each made at least one provider request
+          for (const seed of report.seeds) {
+            expect(seed.actions.map((check) => check.actionId).sort(), text).toEqual(
+              contract.definition.actions.map((action) => action.actionId).sort()
+            )
+            for (const check of seed.actions) expect(check.requests.length, text).toBeGreaterThan(0)
+          }
+        }))
+    }
+
+    it.scoped("bamboohr@1.2.0, written from documentation pages, breaks BambooHR's document", () =>
+      Effect.gen(function*() {
+        const older = shipped.find(({ file }) => file.endsWith("bamboohr/1.2.0.yaml"))!.definition
+        const report = yield* checkAgainst(older, "bamboohr/public.yaml")
+        const text = formatContractReport(report)
+        expect(reportPassed(report), text).toBe(false)
+        // its gateway.php/{subdomain}/v1 paths are not the document's /api/v1 paths
+        const list = report.seeds[0]!.actions.find((check) => check.actionId === "hris_list_employees")!
+        expect(list.requests.map((request) => [request.path, request.status]), text).toEqual([
+          ["/api/gateway.php/variable/v1/employees/directory", 404]
+        ])
+        expect(text).toContain("✗ seed 1 (full): hris_list_employees (rpc): requests valid 0/1")
+        expect(text).toContain("hris_get_employee_document_category: answered 2xx in no pass")
+      }))
+  }
+)

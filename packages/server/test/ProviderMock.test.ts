@@ -1,0 +1,205 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import * as Fs from "node:fs/promises"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { exampleValue } from "../src/ContractCheck/exampleValue.js"
+import { mockBase } from "../src/ContractCheck/mockBaseUrl.js"
+import { MAX_PROVIDER_DOCUMENT_BYTES, readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
+import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
+import { HrisUpdateEmployeeRequest } from "@switchyard/api"
+
+/*
+ * The parts of a contract check on their own: the Prism mock (what it refuses, and the two
+ * checks it adds to Prism's), where a connector's base URL puts the mock, how provider documents
+ * are read and refused, and the realistic unified bodies writes send.
+ */
+
+const document = {
+  openapi: "3.0.3",
+  info: { title: "People", version: "1" },
+  servers: [{ url: "https://{tenant}.people.example/api" }],
+  components: {
+    securitySchemes: {
+      basic: { type: "http", scheme: "basic" },
+      key: { type: "apiKey", in: "header", name: "X-Key" }
+    }
+  },
+  paths: {
+    "/people": {
+      get: {
+        security: [{ basic: [] }],
+        parameters: [{ name: "limit", in: "query", schema: { type: "integer", maximum: 100 } }],
+        responses: {
+          "200": {
+            description: "people",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["people"],
+                  properties: {
+                    people: {
+                      type: "array",
+                      items: { type: "object", properties: { id: { type: "string" }, nickname: { type: "string" } } }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      post: {
+        security: [{ key: [] }],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["name"],
+                properties: { name: { type: "string" }, born: { type: "string", format: "date" } }
+              }
+            }
+          }
+        },
+        responses: { "201": { description: "created" } }
+      }
+    }
+  }
+}
+
+const basic = { authorization: `Basic ${Buffer.from("key:x").toString("base64")}` }
+
+describe("ProviderMock", () => {
+  it.scoped("answers from the document's schemas and keeps what each request broke", () =>
+    Effect.gen(function*() {
+      const mock = yield* startProviderMock(document)
+      const base = mock.baseFor({ seed: "7", profile: "full" })
+      const send = (path: string, init: RequestInit = {}) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${base}${path}`, init)
+          return { status: response.status, body: await response.text() }
+        })
+
+      const ok = yield* send("/people?limit=5", { headers: basic })
+      expect(ok.status).toBe(200)
+      expect(JSON.parse(ok.body).people.length).toBeGreaterThan(0) // full answers fill every array
+      expect(mock.takeExchanges()).toEqual([
+        { method: "GET", path: "/people", query: { limit: "5" }, operation: "/people", status: 200, violations: [] }
+      ])
+
+      // the same seed answers the same; Prism's own checks: auth, parameters, body, paths
+      expect((yield* send("/people?limit=5", { headers: basic })).body).toBe(ok.body)
+      mock.takeExchanges()
+      expect((yield* send("/people")).status).toBe(401)
+      expect((yield* send("/people?limit=500", { headers: basic })).status).toBe(422)
+      yield* send("/people", {
+        method: "POST",
+        headers: { "x-key": "k", "content-type": "application/json" },
+        body: JSON.stringify({ born: "2024-03-01T00:00:00Z" })
+      })
+      expect((yield* send("/nobody", { headers: basic })).status).toBe(404)
+      const refused = mock.takeExchanges()
+      expect(refused.map((exchange) => [exchange.method, exchange.path, exchange.violations.length > 0])).toEqual([
+        ["GET", "/people", true],
+        ["GET", "/people", true],
+        ["POST", "/people", true],
+        ["GET", "/nobody", true]
+      ])
+      expect(refused[1]!.violations.map((violation) => violation.message)).toEqual([
+        "Request query parameter limit must be <= 100"
+      ])
+      expect(refused[2]!.violations.map((violation) => violation.message)).toEqual([
+        "Request body must have required property 'name'",
+        `Request body property born must match format "date"`
+      ])
+
+      // ours: a query parameter the operation does not declare, and credentials of a scheme it does not allow
+      yield* send("/people?limit=5&expand=all", { headers: basic })
+      yield* send("/people", { headers: { authorization: "Bearer token" } })
+      const ours = mock.takeExchanges()
+      expect(ours[0]!.violations).toEqual([{
+        location: "query.expand",
+        message: `GET /people declares no query parameter "expand" (it declares limit)`
+      }])
+      expect(ours[1]!.violations).toContainEqual({
+        location: "security",
+        message: "the request's credentials meet none of the operation's security requirements (http basic)"
+      })
+    }))
+
+  it.scoped("sparse answers leave optional properties out and may leave arrays empty; seeds differ", () =>
+    Effect.gen(function*() {
+      const mock = yield* startProviderMock(document)
+      const answers = yield* Effect.forEach(["1", "2", "3", "4", "5", "6"], (seed) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${mock.baseFor({ seed, profile: "sparse" })}/people`, { headers: basic })
+          return (await response.json() as { people: Array<Record<string, unknown>> }).people
+        }))
+      const people = answers.flat()
+      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBeGreaterThan(1)
+      expect(people.some((person) => person.id === undefined || person.nickname === undefined)).toBe(true)
+    }))
+})
+
+describe("mockBase", () => {
+  it("keeps the part of the connector's base URL after the document's server", () => {
+    expect(mockBase("https://${credentials.tenant}.people.example/api/v2", document)).toEqual({
+      prefix: "/v2",
+      server: "https://{tenant}.people.example/api",
+      problem: undefined
+    })
+    expect(mockBase("https://${credentials.tenant}.people.example/api", document).prefix).toBe("")
+    const elsewhere = mockBase("https://api.other.example/v1", document)
+    expect(elsewhere.problem).toBe(
+      "the connector's base URL https://api.other.example/v1 is on none of the document's servers (https://{tenant}.people.example/api)"
+    )
+    expect(mockBase("https://api.example/v1", { swagger: "2.0", host: "api.example", basePath: "/v1" }).server)
+      .toBe("https://api.example/v1")
+  })
+})
+
+describe("readProviderDocument", () => {
+  const write = (name: string, text: string | Buffer) =>
+    Effect.promise(async () => {
+      const directory = await Fs.mkdtemp(Path.join(Os.tmpdir(), "provider-document-"))
+      const file = Path.join(directory, name)
+      await Fs.writeFile(file, text)
+      return file
+    })
+
+  it.effect("reads YAML with YAML 1.1 tags, and refuses what is not a document with paths, saying why", () =>
+    Effect.gen(function*() {
+      const tagged = yield* write("tagged.yaml", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/octet-stream:\n              example: !!binary aGVsbG8=\n")
+      const read = yield* readProviderDocument(tagged)
+      expect(read.format).toBe("openapi-3")
+      const refusal = (text: string) =>
+        Effect.flip(Effect.flatMap(write("doc.yaml", text), readProviderDocument)).pipe(Effect.map((error) => error.message))
+      expect(yield* refusal("just: text")).toContain("is not an OpenAPI document: it has no `openapi: 3.x` or `swagger: \"2.0\"` field")
+      expect(yield* refusal("swagger: '1.2'\npaths: {}")).toContain("only OpenAPI 3.x and Swagger 2.0 are read")
+      expect(yield* refusal("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}")).toContain("has no paths")
+      expect(yield* refusal("- a list")).toContain("its top level is not an object")
+      const large = yield* write("large.json", Buffer.alloc(MAX_PROVIDER_DOCUMENT_BYTES + 1, 32))
+      expect((yield* Effect.flip(readProviderDocument(large))).message).toContain(
+        `over the ${MAX_PROVIDER_DOCUMENT_BYTES} bytes a provider document may have`
+      )
+    }))
+})
+
+describe("exampleValue", () => {
+  it("fills a unified body as a person would, and the seed chooses which optional fields", () => {
+    const first = exampleValue(HrisUpdateEmployeeRequest, "1") as Record<string, any>
+    const second = exampleValue(HrisUpdateEmployeeRequest, "2") as Record<string, any>
+    expect(exampleValue(HrisUpdateEmployeeRequest, "1")).toEqual(first)
+    expect(Object.keys(first)).not.toEqual(Object.keys(second))
+    for (const body of [first, second]) {
+      expect(Schema.decodeUnknownEither(HrisUpdateEmployeeRequest)(body)._tag).toBe("Right")
+      expect(body).not.toHaveProperty("passthrough")
+    }
+    const both = { ...second, ...first }
+    if (both.work_email !== undefined) expect(both.work_email).toBe("ada.lovelace@example.com")
+    if (both.date_of_birth !== undefined) expect(both.date_of_birth).toBe("2024-03-01T00:00:00.000Z")
+  })
+})
