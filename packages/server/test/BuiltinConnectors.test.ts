@@ -25,6 +25,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.0.0",
         "bamboohr@1.1.0",
         "bamboohr@1.2.0",
+        "bamboohr@1.3.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -34,7 +35,7 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(11)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(12)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

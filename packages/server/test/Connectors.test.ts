@@ -13,7 +13,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
     Effect.gen(function*() {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
-      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.2.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "talentlms@1.2.0~builtin"])
+      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.3.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "talentlms@1.2.0~builtin"])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
 
       const greenhouse = yield* client.connectors.get_connector({
@@ -195,7 +195,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       }
       const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
       expect(builtin.status).toBe(200)
-      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.2.0", "1.1.0", "1.0.0"])
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
     }))
 
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>

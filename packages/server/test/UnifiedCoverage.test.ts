@@ -48,7 +48,7 @@ describe("built-in connectors against the unified endpoints", () => {
   it("every action named like a unified operation has its endpoint, but for the RPC-only ones", () => {
     // a renamed or misspelt action shows up here rather than as a 501 at run time
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
-      ["bamboohr", ["hris_list_employees", "hris_get_employee"]],
+      ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["talentlms", []]
