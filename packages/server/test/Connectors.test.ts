@@ -65,6 +65,14 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
           "https://developers.greenhouse.io/harvest.html#get-list-candidates"
         ]
       })
+      // a contract-level version names the provider's document it is checked against (ProviderContracts.test.ts)
+      const bamboohr = yield* client.connectors.get_connector({ path: { id: "bamboohr@1.3.0" }, urlParams: {} })
+      expect(bamboohr.verification).toEqual({
+        level: "contract",
+        document: "packages/connectors/provider-documents/bamboohr/public.yaml",
+        document_url: "https://github.com/BambooHR/bhr-api-php/blob/a6a10ca26972470d31d494b9caaf7e5db9eaf945/specs/public.yaml",
+        sources: []
+      })
       // the catalog shares the schema: every built-in there says how it is verified
       const listed = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       for (const connector of listed) {
