@@ -1,13 +1,13 @@
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
 import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
-import { Effect, Either } from "effect"
+import { Context, Effect, Either, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
 import { formatContractReport } from "../src/ContractCheck/formatContractReport.js"
 import { readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
-import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
+import { type ProviderMock, startProviderMock } from "../src/ContractCheck/ProviderMock.js"
 import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
 
 /*
@@ -37,14 +37,32 @@ const contracts = shipped.flatMap(({ definition, file }) => {
     : []
 })
 
+/** One mock per provider document, started once for the file (reading a document and starting Prism take seconds). */
+class ProviderMocks extends Context.Tag("ProviderMocks")<
+  ProviderMocks,
+  ReadonlyMap<string, { readonly document: Record<string, unknown>; readonly mock: ProviderMock }>
+>() {}
+
+const ProviderMocksLive = Layer.scoped(
+  ProviderMocks,
+  Effect.forEach([...new Set(contracts.map((contract) => contract.document))], (document) =>
+    Effect.gen(function*() {
+      const parsed = yield* readProviderDocument(Path.join(DOCUMENTS, document))
+      return [document, { document: parsed.content, mock: yield* startProviderMock(parsed.content) }] as const
+    })).pipe(Effect.map((entries) => new Map(entries)), Effect.orDie)
+)
+
 const checkAgainst = (definition: ConnectorDefinition, document: string) =>
   Effect.gen(function*() {
-    const parsed = yield* readProviderDocument(Path.join(DOCUMENTS, document))
-    const mock = yield* startProviderMock(parsed.content)
-    return yield* runContractCheck({ connector: definition, document: parsed.content, mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
+    const started = (yield* ProviderMocks).get(document)
+    if (started === undefined) throw new Error(`no contract-level connector names ${document}`)
+    return yield* runContractCheck({ connector: definition, document: started.document, mock: started.mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
   })
 
-layer(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), { excludeTestServices: true, timeout: 120_000 })(
+layer(
+  Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), ProviderMocksLive),
+  { excludeTestServices: true, timeout: 120_000 }
+)(
   "provider contracts",
   (it) => {
     it("every connector provider with a published document has a contract-level version", () => {
