@@ -160,7 +160,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
     str("department_id", "team_id", "org_unit_id", "?department_ids"),
     str("department", "department_name", "?team", "?division", "?org_unit"),
     str("manager_id", "supervisor_id", "reports_to", "reports_to_id", "line_manager_id", "manager_employee_id", "supervisor_eid", "manager_uuid", "manager", "supervisor"),
-    str("remote_manager_id", "supervisor_id", "reports_to_id", "line_manager_id", "manager_employee_id", "supervisor_eid", "manager_uuid"),
+    str("remote_manager_id", "manager_id", "supervisor_id", "reports_to_id", "line_manager_id", "manager_employee_id", "supervisor_eid", "manager_uuid"),
     oneOf("gender", ["male", "female", "non_binary", "other", "not_disclosed", "diverse"], ["sex", "gender_identity"], {
       male: ["m", "man"],
       female: ["f", "woman"],

@@ -192,7 +192,8 @@ const planPagination = (pagination: Pagination, stepId: string, recordsPath: Rea
         : `"" + (${current} + 1)`
       return {
         args: [...sizeArg, { name: pagination.parameter, value: "$.inputs.cursor" , in: "query" }],
-        next: `{{${test} ? ${nextValue} : null}}`,
+        // jexl reads `f(x) ? a : b` only with the call in parentheses
+        next: `{{(${test}) ? ${nextValue} : null}}`,
         follow: undefined
       }
     }
@@ -202,7 +203,7 @@ const planPagination = (pagination: Pagination, stepId: string, recordsPath: Rea
       const test = signalTest(pagination.signal, stepId, records, { seen: after, size: `(${after})` })
       return {
         args: [...sizeArg, { name: pagination.parameter, value: "$.inputs.cursor", in: "query" }],
-        next: `{{${test} && length(${records}) > 0 ? "" + (${after}) : null}}`,
+        next: `{{(${test}) && length(${records}) > 0 ? "" + (${after}) : null}}`,
         follow: undefined
       }
     }

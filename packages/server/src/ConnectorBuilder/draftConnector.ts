@@ -211,7 +211,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
           after: [
             ...unsendable.map((operation) => `not drafted: ${operation.method.toUpperCase()} ${operation.path} (the connector format sends GET, POST, PUT, PATCH, DELETE and HEAD)`),
             ...(left.length === 0 ? [] : [
-              `not drafted, to stay within what a connector may hold (${defaultParseLimits.maxActions} actions, ${defaultParseLimits.maxBytes / 1024} KiB): ${left.length} RPC actions for ${left.map((action) => `${action.operation.method.toUpperCase()} ${action.operation.path}`).join(", ")}`
+              `not drafted, to stay within what a connector may hold (${defaultParseLimits.maxActions} actions, ${defaultParseLimits.maxBytes / 1024} KiB), ${left.length} RPC actions:`,
+              ...left.map((action) => `- ${action.operation.method.toUpperCase()} ${action.operation.path}`)
             ])
           ]
         }

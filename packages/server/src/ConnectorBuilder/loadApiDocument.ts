@@ -30,7 +30,9 @@ export interface LoadedApiDocument {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+/** `16 MB (16777216 bytes)`, or only the bytes below a megabyte. */
+const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB (${bytes} bytes)`
 
 /** `!!binary` keeps its base64 text: the builder reads schemas, never example bytes. */
 const binaryAsText = {
@@ -44,14 +46,12 @@ const parseYaml = (text: string): Either.Either<unknown, string> => {
   try {
     const doc = parseDocument(text, {
       uniqueKeys: false,
-      prettyErrors: false,
+      // pretty errors carry the line and column in their first line
+      prettyErrors: true,
       customTags: (tags) => [...tags.filter((tag) => typeof tag === "string" || tag.tag !== binaryAsText.tag), binaryAsText]
     })
     const error = doc.errors[0]
-    if (error !== undefined) {
-      const position = error.linePos?.[0]
-      return Either.left(`it is neither JSON nor YAML (${error.message.split("\n")[0]}${position === undefined ? "" : ` at line ${position.line}, column ${position.col}`})`)
-    }
+    if (error !== undefined) return Either.left(`it is neither JSON nor YAML (${error.message.split("\n")[0]!.replace(/:$/, "")})`)
     return Either.right(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }))
   } catch (error) {
     // alias expansion over the bound, or nesting deeper than the parser's stack
@@ -92,7 +92,7 @@ export const loadApiDocument = (
   const refuse = (message: string) => Either.left(new DraftRefusal({ message }))
   const bytes = Buffer.byteLength(text, "utf8")
   if (bytes > maxBytes) {
-    return refuse(`the document is ${megabytes(bytes)} (${bytes} bytes); documents of at most ${megabytes(maxBytes)} (${maxBytes} bytes) are read`)
+    return refuse(`the document is ${sizeText(bytes)}; documents of at most ${sizeText(maxBytes)} are read`)
   }
   if (text.trim() === "") return refuse("the document is empty")
   const parsed = parseText(text)
