@@ -87,6 +87,8 @@ export interface ApiResponse {
   readonly status: string
   readonly schema: JsonObject | undefined
   readonly contentType: string | undefined
+  /** Every media type the answer is described in (several: the provider negotiates by `Accept`). */
+  readonly contentTypes: ReadonlyArray<string>
   /** Header names in lower case. */
   readonly headers: ReadonlyArray<string>
 }

@@ -135,6 +135,18 @@ const foldArgs = (args: ReadonlyArray<Record<string, unknown>>, review: Array<st
   return [...plain, ...spread]
 }
 
+/**
+ * `Accept: application/json` when the provider describes its answer in JSON and something
+ * else too (BambooHR answers XML unless asked for JSON); unified actions, which map JSON,
+ * always ask for it when the answer is JSON.
+ */
+const acceptArgs = (operation: ApiOperation, always: boolean): ReadonlyArray<Record<string, unknown>> => {
+  const response = operation.response
+  const json = response?.contentType !== undefined && /json/i.test(response.contentType)
+  if (!json || (!always && response!.contentTypes.length < 2)) return []
+  return [{ name: "Accept", value: /^application\/json/i.test(response!.contentType!) ? "application/json" : response!.contentType!, in: "headers" }]
+}
+
 const credentialArgs = (context: ActionContext) =>
   context.credentialArgs.map((arg) => ({ name: arg.name, value: arg.value, in: arg.in }))
 
@@ -358,7 +370,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
     args.push({ name: parameter.name, value: `$.inputs.${name}`, in: "query" })
     review.push(`the provider requires the query parameter ${parameter.name}, which the unified API does not pass: give it a fixed value or a configuration field`)
   }
-  args.push(...credentialArgs(context))
+  args.push(...acceptArgs(operation, true), ...credentialArgs(context))
 
   const mapping = proposeFieldMapping(model, location.record, match.resource)
   const dataSource = follow === undefined ? jsonPath(`$.steps.${fetch}.output.data`, location.path) : `$.steps.${fetch}.output.data`
@@ -460,7 +472,7 @@ export const draftRpcAction = (context: ActionContext, operation: ApiOperation, 
     args.push({ name, value: `$.inputs.${name}`, in: "body", spread: true })
     if (/multipart/i.test(body.contentType)) review.push("the body is multipart (a file upload?): it is sent as a form; an upload_file step may be what it needs")
   }
-  args.push(...credentialArgs(context))
+  args.push(...acceptArgs(operation, false), ...credentialArgs(context))
   const sent = foldArgs(args, review)
   const description = shortText(operation.description, 160)
   const summary = shortText(operation.summary, 120)

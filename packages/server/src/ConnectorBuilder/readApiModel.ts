@@ -131,16 +131,21 @@ const successStatus = (responses: JsonObject): string | undefined => {
   return codes.filter((code) => /^2(\d\d|XX)$/i.test(code)).sort()[0] ?? (codes.includes("default") ? "default" : undefined)
 }
 
-const readResponse = (resolver: RefResolver, responses: unknown, swagger: boolean): ApiResponse | undefined => {
+const readResponse = (resolver: RefResolver, responses: unknown, swagger: boolean, operationProduces: unknown): ApiResponse | undefined => {
   if (!isRecord(responses)) return undefined
   const status = successStatus(responses)
   if (status === undefined) return undefined
   const response = resolver.deref(responses[status])
-  if (response === undefined) return { status, schema: undefined, contentType: undefined, headers: [] }
+  if (response === undefined) return { status, schema: undefined, contentType: undefined, contentTypes: [], headers: [] }
   const headers = isRecord(response.headers) ? Object.keys(response.headers).map((name) => name.toLowerCase()) : []
-  if (swagger) return { status, schema: resolver.deref(response.schema), contentType: undefined, headers }
+  if (swagger) {
+    const produces = Array.isArray(operationProduces) ? operationProduces.map(String) : []
+    const contentType = produces.find((type) => type.toLowerCase().includes("json"))
+    return { status, schema: resolver.deref(response.schema), contentType, contentTypes: produces, headers }
+  }
   const content = pickContent(response.content)
-  return { status, schema: resolver.deref(content?.media.schema), contentType: content?.type, headers }
+  const contentTypes = isRecord(response.content) ? Object.keys(response.content) : []
+  return { status, schema: resolver.deref(content?.media.schema), contentType: content?.type, contentTypes, headers }
 }
 
 const readRequestBody = (
@@ -294,7 +299,7 @@ export const readApiModel = (loaded: LoadedApiDocument): ApiModel => {
           [...pathLevel.form, ...own.form],
           operation.consumes ?? root.consumes
         ),
-        response: readResponse(resolver, operation.responses, swagger),
+        response: readResponse(resolver, operation.responses, swagger, operation.produces ?? root.produces),
         security: securityRequirements(operation.security),
         deprecated: operation.deprecated === true
       })
