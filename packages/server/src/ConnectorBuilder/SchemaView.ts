@@ -78,8 +78,9 @@ export const makeSchemaView = (resolver: RefResolver): SchemaView => {
         const resolved = deref(property)
         if (resolved === undefined) continue
         const known = into.get(name)
-        // a property described twice (a generic envelope refined by `allOf`) is read as both
-        into.set(name, known === undefined || known === resolved ? resolved : { allOf: [known, resolved] })
+        // a property described twice (a generic envelope refined by `allOf`) is read as both,
+        // the later (the refinement: `data` an array, not just an object) deciding its kind
+        into.set(name, known === undefined || known === resolved ? resolved : { allOf: [resolved, known] })
       }
     }
     for (const branch of branches(schema)) collectProperties(branch, into, depth + 1, seen)

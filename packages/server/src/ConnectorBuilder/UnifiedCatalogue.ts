@@ -565,7 +565,7 @@ const CUSTOM_FIELD_DEFINITION: UnifiedModel = {
   ]
 }
 
-const EMPLOYEE_NOUNS = ["employee", "person", "worker", "staff", "staff_member", "personnel", "team_member", "employee_directory", "people_directory"]
+const EMPLOYEE_NOUNS = ["employee", "person", "worker", "staff", "staff_member", "personnel", "team_member", "employee_directory", "people_directory", "profile", "employee_profile"]
 
 const HRIS: ReadonlyArray<UnifiedResource> = [
   { category: "hris", model: HRIS_EMPLOYEE, nouns: EMPLOYEE_NOUNS, list: "hris_list_employees", get: "hris_get_employee" },

@@ -80,5 +80,18 @@ export const findSingleRecord = (model: ApiModel, answer: JsonObject | undefined
       return { path: [name], record: property, doubt: undefined }
     }
   }
+  // some documents describe a get's answer with the list's schema (`{teams: [...]}` for one
+  // team): read its first record, when the list is named after the resource
+  if (properties.size > 0) {
+    const list = findListRecords(model, answer, nouns)
+    const name = list.path.length === 1 ? singularNoun(snakeName(list.path[0]!)) : undefined
+    if (name !== undefined && nounForms.has(name) && list.record !== undefined) {
+      return {
+        path: [...list.path, "0"],
+        record: list.record,
+        doubt: `the document describes this answer as a list (${list.path.join(".")}): its first record is read`
+      }
+    }
+  }
   return { path: [], record: answer, doubt: undefined }
 }

@@ -32,7 +32,6 @@ const QUALIFIERS: ReadonlySet<string> = new Set([
   "export",
   "query",
   "active",
-  "current",
   "basic",
   "full",
   "lite",
@@ -104,13 +103,15 @@ export const pathShape = (path: string): PathShape | undefined => {
 }
 
 /**
- * 2: the noun is one of the resource's; 1: it ends with the resource's own name
- * (`emp_employment`, `company_employee`; not with a synonym, which would take
- * `break_policy` for a time off policy); 0: neither.
+ * 2: the noun is one of the resource's; 1: it is the resource's own name behind a short
+ * prefix (`emp_employment`, `fo_company`; not a synonym, which would take `break_policy` for a
+ * time off policy); 0: neither.
  */
 const nounScore = (noun: string, nouns: ReadonlyArray<string>): number => {
   if (nouns.includes(noun)) return 2
-  return noun.endsWith(`_${nouns[0]}`) ? 1 : 0
+  // only behind a short prefix (`Emp`, `Per`, `FO`): `contractor_payment_group` is no group
+  const prefix = noun.endsWith(`_${nouns[0]}`) ? noun.slice(0, -(nouns[0]!.length + 1)) : undefined
+  return prefix !== undefined && /^[a-z]{1,4}$/.test(prefix) ? 1 : 0
 }
 
 /** Path words that put an operation in one category's area (`/applicant_tracking/jobs` are not HR jobs). */

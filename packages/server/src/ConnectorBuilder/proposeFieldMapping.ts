@@ -107,7 +107,13 @@ const namesOf = (field: UnifiedField, resource: UnifiedResource) => {
     const noun = resource.nouns[0]!
     names.push(compactName(`${noun}_id`), compactName(`${noun}_uuid`))
   }
-  return { names: new Set(names), guesses: new Set(field.guesses.map(compactName)) }
+  return { names: new Set(names), order: names, guesses: new Set(field.guesses.map(compactName)) }
+}
+
+/** Where the candidate's best name stands in the field's names (earlier names are the likelier meaning). */
+const nameRank = (candidate: Candidate, order: ReadonlyArray<string>) => {
+  const ranks = candidate.keys.map((key) => order.indexOf(key)).filter((index) => index >= 0)
+  return ranks.length === 0 ? Number.MAX_SAFE_INTEGER : Math.min(...ranks)
 }
 
 /** 3: the field's own name; 2: a synonym; 1: a guess; 0: no match. */
@@ -118,18 +124,29 @@ const scoreOf = (field: UnifiedField, candidate: Candidate, names: ReadonlySet<s
   return 0
 }
 
-/** An object candidate for a scalar field: its `id` for ids, else its `name` (`department: {id, name}`). */
-const insideObject = (field: UnifiedField, candidate: Candidate, all: ReadonlyArray<Candidate>): Candidate | undefined => {
-  if (candidate.kind !== "object" || candidate.array || field.type === "boolean" || field.type === "number") return undefined
-  const wanted = field.key.endsWith("id") || field.key.endsWith("ids") ? ["id", "uuid", "key"] : ["name", "label", "value", "title", "displayname", "descriptor"]
-  for (const name of wanted) {
-    const child = all.find((other) =>
-      other.depth === candidate.depth + 1 && other.segments.slice(0, -1).join("\u0000") === candidate.segments.join("\u0000") &&
-      compactName(other.segments[other.segments.length - 1]!) === name && other.kind !== "object"
-    )
-    if (child !== undefined) return child
+/**
+ * An object candidate for a scalar field: the value it holds (`{label, value}` wrappers, as
+ * Personio writes every attribute), else its `id` for ids, else its name (`department: {id, name}`).
+ */
+const insideObject = (field: UnifiedField, candidate: Candidate, all: ReadonlyArray<Candidate>, depth = 0): Candidate | undefined => {
+  if (candidate.kind !== "object" || candidate.array || depth > 2) return undefined
+  const children = all.filter((other) =>
+    other.depth === candidate.depth + 1 && other.segments.slice(0, -1).join("\u0000") === candidate.segments.join("\u0000")
+  )
+  const named = (name: string) => children.find((child) => compactName(child.segments[child.segments.length - 1]!) === name)
+  const value = named("value")
+  if (value !== undefined) {
+    // `{label: "Department", value: {...}}`: the label names the attribute, never the record's value
+    return value.kind === "object" ? insideObject(field, value, all, depth + 1) ?? insideObject(field, named("attributes") ?? value, all, depth + 1) : value
   }
-  return undefined
+  if (field.type === "boolean" || field.type === "number") return undefined
+  const wanted = field.key.endsWith("id") || field.key.endsWith("ids") ? ["id", "uuid", "key"] : ["name", "label", "title", "displayname", "descriptor"]
+  for (const name of wanted) {
+    const child = named(name)
+    if (child !== undefined && child.kind !== "object") return child
+  }
+  const attributes = named("attributes")
+  return attributes === undefined ? undefined : insideObject(field, attributes, all, depth + 1)
 }
 
 const literal = (value: string | number | boolean) => (typeof value === "string" ? JSON.stringify(value) : String(value))
@@ -175,7 +192,7 @@ export const proposeFieldMapping = (
     return { mapped, review, unmapped: resource.model.fields.map((field) => field.key) }
   }
   for (const field of resource.model.fields) {
-    const { guesses, names } = namesOf(field, resource)
+    const { guesses, names, order } = namesOf(field, resource)
     const scored = candidates
       .map((candidate) => ({ candidate, score: scoreOf(field, candidate, names, guesses) }))
       .filter((entry) => entry.score > 0)
@@ -186,7 +203,10 @@ export const proposeFieldMapping = (
     const top = Math.max(...scored.map((entry) => entry.score))
     const best = scored.filter((entry) => entry.score === top)
     const shallowest = Math.min(...best.map((entry) => entry.candidate.depth))
+    // among equals, the field's likelier name (`id` before `employee_id` for remote_id)
     const atTop = best.filter((entry) => entry.candidate.depth === shallowest)
+      .sort((a, b) => nameRank(a.candidate, order) - nameRank(b.candidate, order))
+    const tied = atTop.length > 1 && nameRank(atTop[0]!.candidate, order) === nameRank(atTop[1]!.candidate, order)
     let chosen = atTop[0]!.candidate
     chosen = insideObject(field, chosen, candidates) ?? chosen
     const { fit, why } = fits(field, chosen)
@@ -195,7 +215,7 @@ export const proposeFieldMapping = (
       review.push(`${field.key} ← ${expression}? (a guess from the name${why === undefined ? "" : `; ${why}`})`)
       continue
     }
-    if (atTop.length > 1) {
+    if (tied) {
       review.push(`${field.key} ← ${expression}? (also ${atTop.slice(1, 4).map((entry) => describe(entry.candidate)).join(", ")})`)
       continue
     }
@@ -211,6 +231,10 @@ export const proposeFieldMapping = (
     if (field.array) entry.array = true
     if (field.type === "enum") entry.enumMapper = enumMapperFor(field, chosen, review)
     mapped.push({ targetFieldKey: field.key, entry })
+    // a choice by the second-best or later synonym is worth a look; by the field's first one it is the convention
+    if (atTop.length > 1 && top === 2 && nameRank(atTop[0]!.candidate, order) > 1) {
+      review.push(`${field.key} ← ${expression} chosen over ${atTop.slice(1, 4).map((other) => describe(other.candidate)).join(", ")}`)
+    }
   }
   return { mapped, review, unmapped }
 }
