@@ -168,7 +168,9 @@ export const detectPagination = (
   }
   if (pageParameter !== undefined) {
     const schema = model.resolver.deref(pageParameter.schema)
-    const firstPage = schema?.minimum === 0 || schema?.default === 0 ? 0 : 1
+    const zeroBased = schema?.minimum === 0 || schema?.default === 0 ||
+      /\b(0|zero)-based|starts? (at|from|with) 0\b|first page is 0|default(s| value is)? (to )?0\b/i.test(pageParameter.description ?? "")
+    const firstPage = zeroBased ? 0 : 1
     if (size === undefined) doubts.push(`no page size parameter was found beside ${pageParameter.name}: the provider's own page size applies`)
     return { pagination: { style: "page", parameter: pageParameter.name, firstPage, size, signal: signalFor("page") }, doubts }
   }

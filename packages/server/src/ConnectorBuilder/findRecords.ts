@@ -71,6 +71,9 @@ export const findSingleRecord = (model: ApiModel, answer: JsonObject | undefined
   if (answer === undefined || view.kind(answer) === "unknown") {
     return { path: [], record: undefined, doubt: "the document does not describe the answer: the record is assumed to be the answer itself" }
   }
+  if (view.kind(answer) === "array") {
+    return { path: ["0"], record: view.items(answer), doubt: "the document describes this answer as a list: its first record is read" }
+  }
   const properties = view.properties(answer)
   const nounForms = new Set(nouns)
   // a wrapper is an object property named like one, beside at most a few envelope fields
