@@ -93,6 +93,9 @@ const run = (
     return { output, requests }
   })
 
+/** A successful JSON answer with `schema`, as an operation's `responses`. */
+const answers = (schema: unknown) => ({ "200": { description: "ok", content: { "application/json": { schema } } } })
+
 const employee = {
   type: "object",
   properties: {
@@ -147,7 +150,7 @@ const openApi30 = (extra: Record<string, unknown> = {}) => ({
         operationId: "getEmployee",
         parameters: [{ name: "employeeId", in: "path", required: true, schema: { type: "string" } }],
         responses: {
-          "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { data: { $ref: "#/components/schemas/Employee" } } } } } }
+          ...answers({ type: "object", properties: { data: { $ref: "#/components/schemas/Employee" } } })
         }
       }
     },
@@ -277,37 +280,28 @@ describe("connectors draft", () => {
                 { name: "cursor", in: "query", schema: { type: ["string", "null"] } },
                 { name: "limit", in: "query", schema: { type: "integer" } }
               ],
-              responses: {
-                "200": {
-                  description: "ok",
-                  content: {
-                    "application/json": {
-                      schema: {
-                        type: "object",
-                        properties: {
-                          data: {
-                            type: "array",
-                            items: {
-                              type: "object",
-                              properties: {
-                                uuid: { type: "string" },
-                                email: { type: ["string", "null"] },
-                                full_name: { type: "string" },
-                                is_active: { type: "boolean" },
-                                created: { type: "string", format: "date-time" }
-                              }
-                            }
-                          },
-                          meta: { type: "object", properties: { next_cursor: { type: ["string", "null"] } } }
-                        }
+              responses: answers({
+                type: "object",
+                properties: {
+                  data: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      properties: {
+                        uuid: { type: "string" },
+                        email: { type: ["string", "null"] },
+                        full_name: { type: "string" },
+                        is_active: { type: "boolean" },
+                        created: { type: "string", format: "date-time" }
                       }
                     }
-                  }
+                  },
+                  meta: { type: "object", properties: { next_cursor: { type: ["string", "null"] } } }
                 }
-              }
+              })
             }
           },
-          "/courses": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { courses: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } } } } } } } } } }
+          "/courses": { get: { responses: answers({ type: "object", properties: { courses: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } } } }) } }
         }
       })
       const parsed = parsedOf(draft)
@@ -446,7 +440,7 @@ describe("connectors draft", () => {
         "/people": {
           get: {
             security: [{ oauth: ["employees:read"] }],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } } } }
+            responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } })
           }
         }
       }
@@ -503,7 +497,7 @@ describe("connectors draft", () => {
         "/companies/{company_id}/employees": {
           get: {
             parameters: [{ name: "company_id", in: "path", required: true, schema: { type: "string" } }],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object", properties: { uuid: { type: "string" } } } } } } } }
+            responses: answers({ type: "array", items: { type: "object", properties: { uuid: { type: "string" } } } })
           }
         }
       }
@@ -538,22 +532,13 @@ describe("connectors draft", () => {
           "/jobs": {
             get: {
               parameters: [{ name: "pageSize", in: "query", schema: { type: "integer" } }],
-              responses: {
-                "200": {
-                  description: "ok",
-                  content: {
-                    "application/json": {
-                      schema: {
-                        type: "object",
-                        properties: {
-                          items: { type: "array", items: { type: "object", properties: { id: { type: "string" }, title: { type: "string" } } } },
-                          links: { type: "object", properties: { next: { type: "string", format: "uri" } } }
-                        }
-                      }
-                    }
-                  }
+              responses: answers({
+                type: "object",
+                properties: {
+                  items: { type: "array", items: { type: "object", properties: { id: { type: "string" }, title: { type: "string" } } } },
+                  links: { type: "object", properties: { next: { type: "string", format: "uri" } } }
                 }
-              }
+              })
             }
           }
         }

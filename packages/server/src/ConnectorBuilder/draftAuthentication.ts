@@ -214,12 +214,8 @@ export const draftAuthentication = (
             methods.push({
               name: methodName(name),
               method: {
-                type: "oauth2",
-                label: `${scheme.name} (OAuth 2.0 authorization code)`,
-                grantType: "authorization_code",
+                ...oauth2Base(`${scheme.name} (OAuth 2.0 authorization code)`, "authorization_code", tokenUrl, scopes),
                 ...(authorizationUrl === undefined ? {} : { authorizationUrl }),
-                ...(tokenUrl === undefined ? {} : { tokenUrl }),
-                ...(scopes.length === 0 ? {} : { scopes }),
                 setupFields: [
                   textField("clientId", "Client ID", "The client id of your OAuth app with the provider"),
                   secretField("clientSecret", "Client secret", "The client secret of your OAuth app")
@@ -242,11 +238,7 @@ export const draftAuthentication = (
             methods.push({
               name: methodName(name),
               method: {
-                type: "oauth2",
-                label: `${scheme.name} (OAuth 2.0 client credentials)`,
-                grantType: "client_credentials",
-                ...(tokenUrl === undefined ? {} : { tokenUrl }),
-                ...(scopes.length === 0 ? {} : { scopes }),
+                ...oauth2Base(`${scheme.name} (OAuth 2.0 client credentials)`, "client_credentials", tokenUrl, scopes),
                 configFields: [
                   textField("clientId", "Client ID", description),
                   secretField("clientSecret", "Client secret"),
@@ -283,6 +275,15 @@ export const draftAuthentication = (
   }
   return { methods, notUnderstood, review, requestArgs, actions }
 }
+
+/** What every drafted OAuth 2.0 method starts with; keys left out when the document gives no value. */
+const oauth2Base = (label: string, grantType: string, tokenUrl: string | undefined, scopes: ReadonlyArray<string>) => ({
+  type: "oauth2",
+  label,
+  grantType,
+  ...(tokenUrl === undefined ? {} : { tokenUrl }),
+  ...(scopes.length === 0 ? {} : { scopes })
+})
 
 const extraConfig = (fields: ReadonlyArray<ConfigField>) => (fields.length === 0 ? {} : { configFields: fields })
 
