@@ -2,6 +2,7 @@ import { Command, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger, LogLevel, Option } from "effect"
 import packageJson from "../package.json" with { type: "json" }
+import { connectorsCommand } from "./cli/ConnectorsCommand.js"
 import { checkGroupSubcommand } from "./cli/GroupSubcommand.js"
 import { keysCommand } from "./cli/KeysCommand.js"
 import { withPlainTextOffTerminal } from "./cli/PlainText.js"
@@ -17,10 +18,11 @@ import { projectsCommand } from "./cli/ProjectsCommand.js"
 const switchyard = Command.make("switchyard").pipe(
   Command.withDescription(
     "Administers Switchyard's projects and API keys in the server's database (DATABASE_URL, or the embedded one in " +
-      "SWITCHYARD_DATA_DIR, shared with a running server). The installed binary also runs `switchyard start` (the " +
-      "server) and `switchyard sandbox` (the simulated providers), configured through the environment."
+      "SWITCHYARD_DATA_DIR, shared with a running server), and drafts connectors from providers' OpenAPI documents " +
+      "(offline). The installed binary also runs `switchyard start` (the server) and `switchyard sandbox` (the " +
+      "simulated providers), configured through the environment."
   ),
-  Command.withSubcommands([projectsCommand, keysCommand])
+  Command.withSubcommands([projectsCommand, keysCommand, connectorsCommand])
 )
 
 /** Printed after every error: where to read what the command line should have been. */
@@ -41,7 +43,7 @@ const alreadyPrinted = (cause: Cause.Cause<unknown>) =>
   Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
 
 // Every error ends with the usage and a non-zero exit code; an interruption (Ctrl-C) stays one.
-checkGroupSubcommand([projectsCommand, keysCommand], process.argv.slice(2)).pipe(
+checkGroupSubcommand([projectsCommand, keysCommand, connectorsCommand], process.argv.slice(2)).pipe(
   Effect.zipRight(Command.run(switchyard, { name: "switchyard", version: packageJson.version })(process.argv)),
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)

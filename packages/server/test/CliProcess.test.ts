@@ -84,7 +84,7 @@ describe("the CLI", () => {
           [["projects", "create", "--name", "A", "B"], "switchyard: give the project name once"],
           // what the command line parser (@effect/cli) says, before the database is opened
           [["projects", "create", "--colour", "red"], "Unknown option '--colour'"],
-          [["teleport"], "Invalid subcommand for switchyard - use one of 'projects', 'keys'"]
+          [["teleport"], "Invalid subcommand for switchyard - use one of 'projects', 'keys', 'connectors'"]
         ] as const
       ) {
         const failed = await runCli(args, environment)
@@ -137,7 +137,8 @@ describe("the CLI", () => {
           "projects request-log-bodies <project-id> <setting>",
           "keys list [--project project-id]",
           "keys create [--project project-id] [--scope full_access|read_only|accounts|actions] [--name name]",
-          "keys revoke <key-id>"
+          "keys revoke <key-id>",
+          "connectors draft --openapi file [--category hris | ats | lms] [--key key] [--out file]"
         ]
       ) expect(help.output).toContain(command)
     }
@@ -166,7 +167,7 @@ describe("the CLI", () => {
   it("refuses a wrong command, option or value with what was wrong, the usage and exit code 1", async () => {
     for (
       const [args, says] of [
-        [["teleport"], "Invalid subcommand for switchyard - use one of 'projects', 'keys'"],
+        [["teleport"], "Invalid subcommand for switchyard - use one of 'projects', 'keys', 'connectors'"],
         [["keys", "teleport"], "Invalid subcommand for keys - use one of 'create', 'list', 'revoke'"],
         [["keys", "list", "--colour", "red"], "Received unknown argument: '--colour'"],
         [["projects", "create", "--colour", "red"], "Unknown option '--colour'"],
