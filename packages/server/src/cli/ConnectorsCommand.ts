@@ -4,12 +4,13 @@ import { Console, Effect, Either, Option } from "effect"
 import { type Draft, draftConnectorFromText, isConnectorKey } from "../ConnectorBuilder/draftConnector.js"
 import { MAX_DOCUMENT_BYTES } from "../ConnectorBuilder/loadApiDocument.js"
 import { CATEGORIES } from "../ConnectorBuilder/UnifiedCatalogue.js"
+import { checkCommand } from "./ConnectorsCheckCommand.js"
 import { UsageError } from "./Support.js"
 
 /*
  * `switchyard connectors ...`: work on connector YAML files, offline (no database, no
- * server). `draft` writes a starting connector from a provider's OpenAPI document; further
- * subcommands join `connectorsSubcommands`.
+ * running server). `draft` writes a starting connector from a provider's OpenAPI document;
+ * `check` runs one against a mock of that document (ConnectorsCheckCommand.ts).
  */
 
 /** Why a file cannot be read, in words (the platform's error names the system call). */
@@ -95,9 +96,12 @@ const draft = Command.make("draft", {
   )
 
 /** The group's subcommands, in the order help lists them. */
-export const connectorsSubcommands = [draft] as const
+export const connectorsSubcommands = [draft, checkCommand] as const
 
 export const connectorsCommand = Command.make("connectors").pipe(
-  Command.withDescription("Work on connector definitions (offline: no database, no server)."),
+  Command.withDescription(
+    "Work on connector definitions offline: draft one from a provider's OpenAPI document, check one against it " +
+      "(no database or running server needed)."
+  ),
   Command.withSubcommands(connectorsSubcommands)
 )
