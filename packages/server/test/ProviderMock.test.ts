@@ -158,6 +158,9 @@ describe("mockBase", () => {
     )
     expect(mockBase("https://api.example/v1", { swagger: "2.0", host: "api.example", basePath: "/v1" }).server)
       .toBe("https://api.example/v1")
+    // a document without servers: its paths follow the connector's whole base URL
+    expect(mockBase("https://api.litmos.example/v1.svc", { openapi: "3.0.1", paths: {} }))
+      .toEqual({ prefix: "", server: undefined, problem: undefined })
   })
 })
 

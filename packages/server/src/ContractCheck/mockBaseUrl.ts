@@ -41,7 +41,8 @@ const stripSlash = (path: string) => path.replace(/\/+$/, "")
 /** Where the mock sits in the connector's base URL; `baseUrl` may interpolate credentials (`${credentials.subdomain}`). */
 export const mockBase = (baseUrl: string | undefined, document: Record<string, unknown>): MockBase => {
   const servers = documentServers(document)
-  if (baseUrl === undefined) return { prefix: "", server: undefined, problem: undefined }
+  // without servers a document's paths hang off whatever base the provider serves them from
+  if (baseUrl === undefined || servers.length === 0) return { prefix: "", server: undefined, problem: undefined }
   // a credential interpolated into the base URL stands for whatever a server variable allows
   const concrete = baseUrl.replace(/\$\{[^}]*\}/g, "variable")
   for (const server of servers) {
@@ -56,8 +57,6 @@ export const mockBase = (baseUrl: string | undefined, document: Record<string, u
   return {
     prefix: path,
     server: undefined,
-    problem: servers.length === 0
-      ? undefined
-      : `the connector's base URL ${baseUrl} is on none of the document's servers (${servers.join(", ")})`
+    problem: `the connector's base URL ${baseUrl} is on none of the document's servers (${servers.join(", ")})`
   }
 }
