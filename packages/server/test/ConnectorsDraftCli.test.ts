@@ -109,7 +109,7 @@ describe("switchyard connectors draft", () => {
       expect(Fs.existsSync(refusedOut)).toBe(false)
       const unknown = await runCli(["connectors", "teleport"], offline)
       expect({ code: unknown.code }).toEqual({ code: 1 })
-      expect(unknown.output).toContain("Invalid subcommand for connectors - use one of 'check', 'draft'")
+      expect(unknown.output).toContain("Invalid subcommand for connectors - use one of 'check', 'draft', 'mock'")
     } finally {
       Fs.rmSync(dir, { recursive: true, force: true })
     }

@@ -49,6 +49,8 @@ export class ProviderDocumentRejected extends Data.TaggedError("ProviderDocument
   readonly message: string
 }> {}
 
+export class MockListenFailed extends Data.TaggedError("MockListenFailed")<{ readonly message: string }> {}
+
 /** The Prism version the contract checks are written against (pinned in the server's devDependencies). */
 export const PRISM_PACKAGE = "@stoplight/prism-http@5.16.0"
 
@@ -245,11 +247,20 @@ export interface ProviderMock {
   readonly takeExchanges: () => ReadonlyArray<MockExchange>
 }
 
+export interface ProviderMockOptions {
+  /** 0 (the default) for a free port. */
+  readonly port?: number
+  /** 127.0.0.1 by default: the mock is for this machine's checks. */
+  readonly host?: string
+  /** Told of every exchange as it happens (the `connectors mock` command prints them). */
+  readonly onExchange?: (exchange: MockExchange) => void
+}
+
 /**
- * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s) on a free
- * loopback port, closed with the scope.
+ * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
+ * loopback port unless told otherwise, closed with the scope.
  */
-export const startProviderMock = (document: object) =>
+export const startProviderMock = (document: object, options: ProviderMockOptions = {}) =>
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const operations = yield* Effect.tryPromise({
@@ -266,6 +277,10 @@ export const startProviderMock = (document: object) =>
       logger: createLogger("contract-check", { level: "silent" })
     })
     let exchanges: Array<MockExchange> = []
+    const keep = (exchange: MockExchange) => {
+      exchanges.push(exchange)
+      options.onExchange?.(exchange)
+    }
 
     const answer = async (incoming: Http.IncomingMessage, outgoing: Http.ServerResponse) => {
       const url = new URL(incoming.url ?? "/", "http://mock")
@@ -289,7 +304,7 @@ export const startProviderMock = (document: object) =>
       faker.option(profileOptions[profile])
       const result = await prism.request(request, operations, mockConfig(seed))()
       const record = (status: number, violations: ReadonlyArray<Violation>) =>
-        exchanges.push({
+        keep({
           method: request.method.toUpperCase(),
           path,
           query: request.url.query,
@@ -316,7 +331,7 @@ export const startProviderMock = (document: object) =>
     let queue: Promise<void> = Promise.resolve()
     const server = Http.createServer((incoming, outgoing) => {
       queue = queue.then(() => answer(incoming, outgoing)).catch((cause) => {
-        exchanges.push({
+        keep({
           method: incoming.method ?? "GET",
           path: incoming.url ?? "/",
           query: {},
@@ -328,18 +343,22 @@ export const startProviderMock = (document: object) =>
         outgoing.end()
       })
     })
+    const host = options.host ?? "127.0.0.1"
     const port = yield* Effect.acquireRelease(
-      Effect.async<number>((resume) => {
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+      Effect.async<number, MockListenFailed>((resume) => {
+        server.once("error", (error) =>
+          resume(Effect.fail(new MockListenFailed({ message: `the mock cannot listen on ${host}:${options.port ?? 0}: ${error.message}` }))))
+        server.listen(options.port ?? 0, host, () => resume(Effect.succeed((server.address() as AddressInfo).port)))
       }),
       () => Effect.async<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
     )
+    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`
     return {
-      origin: `http://127.0.0.1:${port}`,
-      baseFor: (pass) => `http://127.0.0.1:${port}/${pass.profile}-${pass.seed}`,
+      origin,
+      baseFor: (pass) => `${origin}/${pass.profile}-${pass.seed}`,
       takeExchanges: () => {
         const taken = exchanges
         exchanges = []

@@ -5,12 +5,14 @@ import { type Draft, draftConnectorFromText, isConnectorKey } from "../Connector
 import { MAX_DOCUMENT_BYTES } from "../ConnectorBuilder/loadApiDocument.js"
 import { CATEGORIES } from "../ConnectorBuilder/UnifiedCatalogue.js"
 import { checkCommand } from "./ConnectorsCheckCommand.js"
+import { mockCommand } from "./ConnectorsMockCommand.js"
 import { UsageError } from "./Support.js"
 
 /*
  * `switchyard connectors ...`: work on connector YAML files, offline (no database, no
  * running server). `draft` writes a starting connector from a provider's OpenAPI document;
- * `check` runs one against a mock of that document (ConnectorsCheckCommand.ts).
+ * `check` runs one against a mock of that document (ConnectorsCheckCommand.ts); `mock` leaves
+ * that mock running to try a connector through a server by hand.
  */
 
 /** Why a file cannot be read, in words (the platform's error names the system call). */
@@ -96,7 +98,7 @@ const draft = Command.make("draft", {
   )
 
 /** The group's subcommands, in the order help lists them. */
-export const connectorsSubcommands = [draft, checkCommand] as const
+export const connectorsSubcommands = [draft, checkCommand, mockCommand] as const
 
 export const connectorsCommand = Command.make("connectors").pipe(
   Command.withDescription(
