@@ -13,7 +13,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
     Effect.gen(function*() {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
-      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.3.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "talentlms@1.2.0~builtin"])
+      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.3.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "rippling@1.0.0~builtin", "talentlms@1.2.0~builtin"])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
 
       const greenhouse = yield* client.connectors.get_connector({
