@@ -51,6 +51,18 @@ describe("built-in connectors against the unified endpoints", () => {
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
+      ["rippling", [
+        "hris_list_employees",
+        "hris_list_companies",
+        "hris_get_company",
+        "hris_list_locations",
+        "hris_list_department_groups",
+        "hris_list_team_groups",
+        "hris_list_employee_custom_field_definitions",
+        "hris_list_time_off_requests",
+        "hris_get_time_off_request",
+        "hris_list_employee_time_off_requests"
+      ]],
       ["talentlms", []]
     ])
   })
