@@ -142,6 +142,9 @@ const profileOptions: Record<MockProfile, object> = {
   sparse: { alwaysFakeOptionals: false, optionalsProbability: 0.5, minItems: 0 }
 }
 
+/** Answers 204 once the mock listens, outside the document and its record of requests. */
+export const READY_PATH = "/__mock/ready"
+
 /** `/sparse-42/api/v1/x` → profile `sparse`, seed `42`, path `/api/v1/x`. */
 const PASS_SEGMENT = /^\/(full|sparse)-([A-Za-z0-9_]{1,40})(\/.*|$)/
 
@@ -284,6 +287,12 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
 
     const answer = async (incoming: Http.IncomingMessage, outgoing: Http.ServerResponse) => {
       const url = new URL(incoming.url ?? "/", "http://mock")
+      // asked by whoever waits for the mock to listen; not a request to the provider
+      if (url.pathname === READY_PATH) {
+        outgoing.writeHead(204)
+        outgoing.end()
+        return
+      }
       const pass = PASS_SEGMENT.exec(url.pathname)
       const profile = (pass?.[1] ?? "full") as MockProfile
       const seed = pass?.[2] ?? "1"
