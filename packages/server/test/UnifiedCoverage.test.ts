@@ -51,7 +51,11 @@ describe("built-in connectors against the unified endpoints", () => {
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
-      ["talentlms", []]
+      ["talentlms", []],
+      ["thinkific", [
+        "lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_get_content", "lms_list_assignments",
+        "lms_get_assignment", "lms_list_completions", "lms_list_user_completions", "lms_list_categories", "lms_get_category"
+      ]]
     ])
   })
 
