@@ -34,9 +34,10 @@ layer(Registry)("built-in connectors", (it) => {
         "rippling@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
-        "talentlms@1.2.0"
+        "talentlms@1.2.0",
+        "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(13)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(14)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
