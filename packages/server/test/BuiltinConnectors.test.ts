@@ -31,11 +31,12 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
         "lever@1.0.0",
+        "litmos@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(12)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(13)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -13,7 +13,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
     Effect.gen(function*() {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
-      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.3.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "talentlms@1.2.0~builtin"])
+      expect(all.map((c) => c.id)).toEqual(["bamboohr@1.3.0~builtin", "greenhouse@1.3.0~builtin", "lever@1.0.0~builtin", "litmos@1.0.0~builtin", "talentlms@1.2.0~builtin"])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
 
       const greenhouse = yield* client.connectors.get_connector({
@@ -420,13 +420,13 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 4, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 5, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
       ])
       const byCategory = records(yield* client.connectors.list_connectors({ urlParams: { category: ["hris", "lms"] } }))
-      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "talentlms"])
+      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "litmos", "talentlms"])
     }))
 
   it.effect("the create body is exactly one of the two shapes", () =>
