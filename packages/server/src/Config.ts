@@ -1,4 +1,5 @@
-import { Config, ConfigError, Effect, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, ConfigProvider, Effect, LogLevel, Option, Redacted } from "effect"
+import * as Crypto from "node:crypto"
 import { availableParallelism } from "node:os"
 import { encryptionKeyConfig, previousEncryptionKeysConfig } from "./Crypto/encryptionKey.js"
 import { outboundAllowlistConfig } from "./Provider/OutboundUrlGuard.js"
@@ -216,3 +217,19 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
     } as const
   })
 }) {}
+
+/**
+ * The configuration of a server that lives only as long as its process: an in-memory embedded
+ * database, a fresh credential key and the given bootstrap key, read from this map and never
+ * from the environment (so a DATABASE_URL there is not touched). Used by `connectors check`'s
+ * own server and by the tests' servers.
+ */
+export const ephemeralServerConfig = (bootstrapApiKey: string, overrides: Record<string, string> = {}) =>
+  ConfigProvider.fromMap(
+    new Map(Object.entries({
+      SWITCHYARD_DATA_DIR: ":memory:",
+      SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
+      SWITCHYARD_BOOTSTRAP_API_KEY: bootstrapApiKey,
+      ...overrides
+    }))
+  )

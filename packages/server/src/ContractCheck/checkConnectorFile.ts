@@ -1,10 +1,10 @@
 import { HttpApiBuilder, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { parseConnector } from "@switchyard/engine"
-import { ConfigProvider, Data, Effect, Either, Layer } from "effect"
+import { Data, Effect, Either, Layer } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs/promises"
-import { SwitchyardConfig } from "../Config.js"
+import { ephemeralServerConfig, SwitchyardConfig } from "../Config.js"
 import { NodeServerLive } from "../NodeServer.js"
 import { OutboundHttp } from "../Provider/OutboundHttp.js"
 import { AppLive } from "../Server.js"
@@ -27,16 +27,11 @@ export class ConnectorFileRejected extends Data.TaggedError("ConnectorFileReject
 
 /** The check server's own settings: nothing comes from the environment. */
 const checkServerConfig = (apiKey: string) =>
-  ConfigProvider.fromMap(
-    new Map(Object.entries({
-      SWITCHYARD_DATA_DIR: ":memory:",
-      SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
-      SWITCHYARD_BOOTSTRAP_API_KEY: apiKey,
-      // the mock listens on loopback, which the outbound guard refuses unless allowed
-      SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
-      LOG_LEVEL: "ERROR"
-    }))
-  )
+  ephemeralServerConfig(apiKey, {
+    // the mock listens on loopback, which the outbound guard refuses unless allowed
+    SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1",
+    LOG_LEVEL: "ERROR"
+  })
 
 /** The server on a free loopback port, with an HttpClient that targets it. */
 const CheckServer = (apiKey: string) =>

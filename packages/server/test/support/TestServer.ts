@@ -2,7 +2,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import { inject } from "vitest"
@@ -10,7 +10,7 @@ import { AccountsRepo } from "../../src/Accounts/AccountsRepo.js"
 import { LastRequestTracker } from "../../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../../src/Actions/RequestLog.js"
 import { ApiKeys } from "../../src/Auth/ApiKeys.js"
-import { SwitchyardConfig } from "../../src/Config.js"
+import { ephemeralServerConfig, SwitchyardConfig } from "../../src/Config.js"
 import { NodeServerLive } from "../../src/NodeServer.js"
 import { ProjectsRepo } from "../../src/Projects/ProjectsRepo.js"
 import { OutboundHttp } from "../../src/Provider/OutboundHttp.js"
@@ -62,16 +62,11 @@ const readMigratedSnapshot = () => {
 }
 
 export const testConfig = (databaseUrl: string | undefined, overrides: Record<string, string> = {}) =>
-  ConfigProvider.fromMap(
-    new Map(Object.entries({
-      SWITCHYARD_DATA_DIR: ":memory:",
-      SWITCHYARD_ENCRYPTION_KEY: Crypto.randomBytes(32).toString("hex"),
-      SWITCHYARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
-      LOG_LEVEL: "WARN",
-      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-      ...overrides
-    }))
-  )
+  ephemeralServerConfig(BOOTSTRAP_KEY, {
+    LOG_LEVEL: "WARN",
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...overrides
+  })
 
 /** Services the tests reach behind the API, e.g. to create a second project and its keys. */
 const ServicesLive = Layer.mergeAll(
