@@ -243,10 +243,23 @@ const lock = () => {
 lock()
 process.on("exit", () => Fs.rmSync(lockDir, { recursive: true, force: true }))
 
+/** Each project's build info file, the mark `outOfDate` compares its inputs with. */
+const buildInfoFiles = () =>
+  [...buildProjects(rootConfig)].map((config) =>
+    Path.join(Path.dirname(config), readConfig(config).compilerOptions?.tsBuildInfoFile ?? "dist/tsconfig.build.tsbuildinfo")
+  )
+
 const stale = outOfDate()
 if (stale && !(await compile())) {
   process.stderr.write("switchyard: the build failed (TypeScript errors above)\n")
   process.exit(1)
+}
+if (stale) {
+  // tsc leaves a project's build info untouched when it finds nothing to emit (a file added and
+  // removed again changes only its directory): mark every project built now, or each later build
+  // would find it stale once more and bundle dist/ again under servers running from it
+  const now = new Date()
+  for (const file of buildInfoFiles()) if (Fs.existsSync(file)) Fs.utimesSync(file, now, now)
 }
 if (stale || !entryPoints.every((entry) => Fs.existsSync(Path.join(distDir, Path.basename(entry)))) || bundleOutOfDate()) {
   await bundle().catch((error) => {
