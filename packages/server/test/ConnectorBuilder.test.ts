@@ -556,7 +556,7 @@ describe("connectors draft", () => {
       expect(second.output.next).toBeUndefined()
     }))
 
-  it.effect("reads has_more and total_pages signals, HAL links, OData's $top/$skip and d.results, and deepObject page parameters", () =>
+  it.effect("reads has_more and total_pages signals, OData's $top/$skip and d.results, deepObject page parameters and offsets that are tokens", () =>
     Effect.gen(function*() {
       const list = (parameters: ReadonlyArray<unknown>, schema: unknown, headers?: unknown) => ({
         get: { parameters, responses: { "200": { description: "ok", ...(headers === undefined ? {} : { headers }), content: { "application/json": { schema } } } } }
@@ -582,12 +582,18 @@ describe("connectors draft", () => {
           "/divisions": list([{ name: "page", in: "query", style: "deepObject", schema: { type: "object", properties: { after: { type: "string" }, limit: { type: "integer" } } } }], {
             type: "object",
             properties: { data: records, meta: { type: "object", properties: { nextCursor: { type: "string" } } } }
+          }),
+          // Lever's way: `offset` is an opaque token, the answer's `next` the following one
+          "/companies": list([{ name: "offset", in: "query", schema: { type: "string" } }, { name: "limit", in: "query", schema: { type: "integer" } }], {
+            type: "object",
+            properties: { data: records, hasNext: { type: "boolean" }, next: { type: "string" } }
           })
         }
       })
       const parsed = parsedOf(draft)
       expect(parsed.definition.actions.map((action) => action.actionId)).toEqual([
         "hris_list_locations",
+        "hris_list_companies",
         "hris_list_department_groups",
         "hris_list_team_groups",
         "hris_list_division_groups"
@@ -613,6 +619,10 @@ describe("connectors draft", () => {
       const deep = yield* run(parsed, "hris_list_division_groups", { cursor: "abc" }, {}, () => json({ data: [{ id: "v1" }], meta: { nextCursor: "def" } }))
       expect(deep.requests[0]!.url).toBe("https://api.signals.example/divisions?page%5Blimit%5D=25&page%5Bafter%5D=abc")
       expect(deep.output.next).toBe("def")
+
+      const token = yield* run(parsed, "hris_list_companies", { cursor: "tok-1" }, {}, () => json({ data: [{ id: "c1", name: "Acme" }], hasNext: true, next: "tok-2" }))
+      expect(token.requests[0]!.url).toBe("https://api.signals.example/companies?limit=25&offset=tok-1")
+      expect(token.output).toMatchObject({ next: "tok-2", data: [{ id: "c1", remote_id: "c1", name: "Acme" }] })
     }))
 
   it("infers the category from the paths, and takes --category and --key as given", () => {
