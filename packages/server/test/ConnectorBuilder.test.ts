@@ -644,6 +644,38 @@ describe("connectors draft", () => {
     expect(remarks(given, "review: no field could be mapped; the records pass through unmapped")).toBe(true)
   })
 
+  it("keeps names the connector format would read as expressions, and names outside ASCII, from breaking the draft", () => {
+    const draft = draftOf({
+      openapi: "3.0.0",
+      info: { title: "Wëird ÄPI", version: "1" },
+      servers: [{ url: "https://api.weird.example" }],
+      paths: {
+        "/search": {
+          post: {
+            operationId: "Ünïcode☃Search",
+            parameters: [
+              { name: "$filter", in: "query", schema: { type: "string" } },
+              { name: "{{evil}}", in: "query", schema: { type: "string" } },
+              { name: "${credentials.apiKey}", in: "header", schema: { type: "string" } }
+            ],
+            responses: answers({ type: "object" })
+          }
+        }
+      }
+    })
+    const parsed = parsedOf(draft)
+    expect(parsed.definition.info.key).toBe("weird")
+    const search = actionOf(parsed, "unicode_search")
+    expect(search.inputs?.map((input) => input.name)).toEqual(["filter"])
+    expect((search.steps[0]!.stepFunction.parameters as { args: unknown }).args).toEqual([
+      { name: "query_parameters", value: "{{ {$filter: inputs.filter} }}", in: "query", spread: true }
+    ])
+    expect(draft.review.filter((item) => item.where === "unicode_search").map((item) => item.message)).toEqual([
+      "the query parameter {{evil}} is not sent: its name reads as an expression in the connector format",
+      "the headers parameter ${credentials.apiKey} is not sent: its name reads as an expression in the connector format"
+    ])
+  })
+
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {
     expect(refusalOf("")).toBe("the document is empty")
     expect(refusalOf("just some words")).toBe("the document is not an OpenAPI description: it is a single text value, not an object with `openapi` and `paths`")

@@ -114,13 +114,17 @@ const asJexl = (value: unknown) => {
  * are sent through one spread argument per location holding an object of them; JEXL
  * writes such keys bare (`{$top: inputs.top}`), and absent values are left out of the request.
  */
+/** Whether a parameter can be sent at all: a plain name, or one `foldArgs` can carry (`$top` in the query). */
+const isSendable = (name: string, location: string) =>
+  isLiteralName(name) || ((location === "query" || location === "body") && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+
 const foldArgs = (args: ReadonlyArray<Record<string, unknown>>, review: Array<string>): Array<Record<string, unknown>> => {
   const plain = args.filter((arg) => isLiteralName(String(arg.name)))
   const folded = new Map<string, Array<Record<string, unknown>>>()
   for (const arg of args) {
     if (isLiteralName(String(arg.name))) continue
     const location = String(arg.in)
-    if ((location !== "query" && location !== "body") || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(String(arg.name))) {
+    if (!isSendable(String(arg.name), location)) {
       review.push(`the ${location} parameter ${String(arg.name)} is not sent: its name reads as an expression in the connector format`)
       continue
     }
@@ -443,6 +447,10 @@ export const draftRpcAction = (context: ActionContext, operation: ApiOperation, 
       return
     }
     if (location === "headers" && isTransportHeader(parameter.name)) return
+    if (!isSendable(parameter.name, location)) {
+      review.push(`the ${location} parameter ${parameter.name} is not sent: its name reads as an expression in the connector format`)
+      return
+    }
     const name = nameInput(parameter.name)
     const { array, type, values } = inputTypeOf(model, parameter.schema)
     const description = shortText(parameter.description, 120)

@@ -8,6 +8,7 @@ import type { DraftRefusal } from "./DraftRefusal.js"
 import { commented, Flow, renderYaml } from "./DraftYaml.js"
 import { type LoadedApiDocument, loadApiDocument } from "./loadApiDocument.js"
 import { categoryScores, matchOperations } from "./matchOperation.js"
+import { withoutAccents } from "./names.js"
 import { readApiModel } from "./readApiModel.js"
 import { CATEGORIES, type Category, UNIFIED_CATALOGUE } from "./UnifiedCatalogue.js"
 
@@ -58,7 +59,7 @@ const SENDABLE: ReadonlySet<string> = new Set(["get", "post", "put", "patch", "d
 
 /** A connector key from a title: `Deel REST API` → `deel`. */
 export const keyFromTitle = (title: string): string => {
-  const words = title.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ").filter((word) => word !== "")
+  const words = withoutAccents(title).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ").filter((word) => word !== "")
   while (words.length > 1 && ["api", "rest", "public", "v1", "v2", "v3", "openapi", "reference", "specification"].includes(words[words.length - 1]!)) words.pop()
   return words.join("-").slice(0, 100).replace(/-+$/, "") || "connector"
 }
