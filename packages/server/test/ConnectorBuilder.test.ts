@@ -20,15 +20,19 @@ import { MAX_DOCUMENT_BYTES } from "../src/ConnectorBuilder/loadApiDocument.js"
  * their requests, mappings and next cursors do what the draft says.
  */
 
-const draftOf = (document: unknown, options: DraftOptions = {}): Draft => {
-  const text = typeof document === "string" ? document : JSON.stringify(document)
-  return Either.getOrThrowWith(draftConnectorFromText(text, options), (refusal) => new Error(`refused: ${refusal.message}`))
-}
-
 const parsedOf = (draft: Draft): ParsedConnector => {
   const parsed = parseConnector(draft.yaml)
   if (Either.isLeft(parsed)) throw new Error(`the draft does not parse: ${parsed.left.message}\n${draft.yaml}`)
   return parsed.right
+}
+
+/** The draft of `document`; every draft must parse with the connector parser as it is. */
+const draftOf = (document: unknown, options: DraftOptions = {}): Draft => {
+  const text = typeof document === "string" ? document : JSON.stringify(document)
+  const draft = Either.getOrThrowWith(draftConnectorFromText(text, options), (refusal) => new Error(`refused: ${refusal.message}`))
+  parsedOf(draft)
+  expect(draft.yaml.startsWith("StackOne: 1.0.0\n")).toBe(true)
+  return draft
 }
 
 const refusalOf = (text: string, options: { readonly maxBytes?: number } = {}) =>
@@ -176,7 +180,7 @@ describe("connectors draft", () => {
       const draft = draftOf(openApi30())
       const parsed = parsedOf(draft)
       const definition = parsed.definition
-      expect(draft.yaml.startsWith("# Draft connector for Acme HR API")).toBe(true)
+      expect(remarksOf(draft.yaml)[0]).toBe("Draft connector for Acme HR API (API version 2.1), written by `switchyard connectors draft`")
       expect(definition.info).toMatchObject({ title: "Acme HR API", key: "acme-hr", version: "0.1.0", categories: ["hris"] })
       expect(definition.resources).toBe("https://developer.acme.example/docs")
       expect(definition.baseUrl).toBe("https://${credentials.tenant}.acme.example/api/v2")

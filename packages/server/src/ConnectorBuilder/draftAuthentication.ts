@@ -273,6 +273,13 @@ export const draftAuthentication = (
   if (model.schemes.length === 0) {
     review.push("the document declares no security scheme: add the provider's authentication by hand")
   }
+  // a requirement naming a scheme the document never declares (Rippling's "Authorization Code") is said too
+  const declared = new Set(model.schemes.map((scheme) => scheme.name))
+  const undeclared = new Set<string>()
+  for (const requirements of [model.security ?? [], ...model.operations.map((operation) => operation.security ?? [])]) {
+    for (const requirement of requirements) for (const name of Object.keys(requirement)) if (!declared.has(name)) undeclared.add(name)
+  }
+  for (const name of undeclared) review.push(`the document's security requirements name ${name}, a scheme it does not declare`)
   return { methods, notUnderstood, review, requestArgs, actions }
 }
 

@@ -57,11 +57,19 @@ export const DRAFT_VERSION = "0.1.0"
 /** Operations the connector format cannot send (OPTIONS, TRACE) are named in a comment instead. */
 const SENDABLE: ReadonlySet<string> = new Set(["get", "post", "put", "patch", "delete", "head"])
 
-/** A connector key from a title: `Deel REST API` → `deel`. */
-export const keyFromTitle = (title: string): string => {
-  const words = withoutAccents(title).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ").filter((word) => word !== "")
-  while (words.length > 1 && ["api", "rest", "public", "v1", "v2", "v3", "openapi", "reference", "specification"].includes(words[words.length - 1]!)) words.pop()
-  return words.join("-").slice(0, 100).replace(/-+$/, "") || "connector"
+/** Words that say nothing of which provider a title names. */
+const GENERIC_WORDS = new Set(["api", "apis", "rest", "public", "openapi", "swagger", "reference", "documentation", "docs", "specification", "spec", "the", "v1", "v2", "v3", "v4", "v5"])
+
+/** A connector key: the title's words (`Deel REST API` → `deel`), else the servers' host (`api.rippling.com` → `rippling`). */
+export const connectorKeyFor = (title: string, serverUrl: string | undefined): string => {
+  const words = withoutAccents(title).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ")
+    .filter((word) => word !== "" && !GENERIC_WORDS.has(word))
+  const fromTitle = words.join("-").slice(0, 100).replace(/-+$/, "")
+  if (fromTitle !== "") return fromTitle
+  const host = serverUrl?.match(/^[a-z][a-z0-9+.-]*:\/\/([^/:?#]+)/i)?.[1]?.toLowerCase()
+  const labels = (host ?? "").split(".").filter((label) => label !== "" && !/^(api|www|app|rest|\$\{.*)$/.test(label) && !label.includes("{"))
+  const name = labels.length >= 2 ? labels[labels.length - 2]! : labels[0]
+  return name !== undefined && /^[a-z0-9-]+$/.test(name) ? name : "connector"
 }
 
 const chooseCategory = (operations: ReadonlyArray<ApiOperation>, given: Category | undefined) => {
@@ -176,7 +184,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const refProblems = [...loaded.notes, ...model.resolver.problems()]
   for (const message of refProblems) review.push({ where: "document", message })
 
-  const key = options.key ?? keyFromTitle(model.title)
+  const key = options.key ?? connectorKeyFor(model.title, model.servers[0]?.url)
   const description = firstParagraph(model.description)
   const header = [
     `Draft connector for ${model.title}${model.apiVersion === undefined ? "" : ` (API version ${model.apiVersion})`}, written by \`switchyard connectors draft\``,
@@ -187,13 +195,14 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const render = (kept: ReadonlyArray<DraftedAction>, left: ReadonlyArray<DraftedAction>) =>
     renderYaml({
       StackOne: "1.0.0",
-      info: {
+      // the document starts with the format's version line; what the builder has to say comes next
+      info: commented({
         title: model.title,
         key,
         version: DRAFT_VERSION,
         description: description ?? `${model.title}, drafted from its ${loaded.dialect === "swagger2" ? "Swagger" : "OpenAPI"} document`,
         categories: new Flow([category])
-      },
+      }, { before: header }),
       baseUrl: commented(base.baseUrl, { after: base.review.map((line) => `review: ${line}`) }),
       ...(model.documentationUrl === undefined ? {} : { resources: model.documentationUrl }),
       authentication: commented(methods, {
@@ -218,7 +227,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
           ]
         }
       )
-    }, header)
+    })
 
   // A large API can make more RPC actions than a connector may hold: the least useful go
   // first (deprecated, then writes, then reads), each named in a comment.
