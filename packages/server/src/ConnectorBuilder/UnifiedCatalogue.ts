@@ -51,8 +51,6 @@ export interface UnifiedResource {
   readonly get?: string
 }
 
-// ---- field constructors -----------------------------------------------------------------
-
 const field = (
   key: string,
   type: UnifiedFieldType,
@@ -138,8 +136,6 @@ const EMPLOYMENT_STATUS_ALIASES = {
   leave: ["onleave", "leaveofabsence", "absent"],
   inactive: ["disabled", "suspended", "archived", "deactivated"]
 }
-
-// ---- HRIS ---------------------------------------------------------------------------------
 
 const HRIS_EMPLOYEE: UnifiedModel = {
   name: "employee",
@@ -599,8 +595,6 @@ const HRIS: ReadonlyArray<UnifiedResource> = [
   { category: "hris", model: CUSTOM_FIELD_DEFINITION, nouns: ["custom_field", "custom_field_definition", "custom_attribute", "custom_attribute_definition", "field_definition", "attribute_definition", "custom_column"], list: "hris_list_employee_custom_field_definitions", get: "hris_get_employee_custom_field_definition" }
 ]
 
-// ---- ATS ----------------------------------------------------------------------------------
-
 const ATS_CANDIDATE: UnifiedModel = {
   name: "candidate",
   fields: [
@@ -845,8 +839,6 @@ const ATS: ReadonlyArray<UnifiedResource> = [
   { category: "ats", model: { name: "rejected reason", fields: [...ids(), str("label", "name", "title", "text", "reason"), str("type", "kind", "category", "reason_type")] }, nouns: ["rejected_reason", "rejection_reason", "archive_reason", "disqualify_reason", "disqualification_reason", "reject_reason", "decline_reason"], list: "ats_list_rejected_reasons", get: "ats_get_rejected_reason" },
   { category: "ats", model: { name: "list", fields: [...ids(), NAME, CREATED, UPDATED] }, nouns: ["talent_pool", "pool", "candidate_list", "talent_pipeline"], list: "ats_list_lists", get: "ats_get_list" }
 ]
-
-// ---- LMS ----------------------------------------------------------------------------------
 
 const LMS_USER: UnifiedModel = {
   name: "user",

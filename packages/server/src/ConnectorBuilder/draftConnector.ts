@@ -1,4 +1,4 @@
-import { defaultParseLimits, parseConnector } from "@switchyard/engine"
+import { defaultParseLimits } from "@switchyard/engine"
 import { Either } from "effect"
 import type { ApiOperation } from "./ApiModel.js"
 import { type ActionContext, draftRpcAction, draftUnifiedAction, type DraftedAction, rpcActionId } from "./draftActions.js"
@@ -6,9 +6,10 @@ import { draftAuthentication } from "./draftAuthentication.js"
 import { type ConfigField, draftBaseUrl } from "./draftBaseUrl.js"
 import type { DraftRefusal } from "./DraftRefusal.js"
 import { commented, Flow, renderYaml } from "./DraftYaml.js"
+import { fitWithinLimits } from "./fitWithinLimits.js"
 import { type LoadedApiDocument, loadApiDocument } from "./loadApiDocument.js"
 import { categoryScores, matchOperations } from "./matchOperation.js"
-import { withoutAccents } from "./names.js"
+import { connectorKeyFor } from "./connectorKeyFor.js"
 import { readApiModel } from "./readApiModel.js"
 import { CATEGORIES, type Category, UNIFIED_CATALOGUE } from "./UnifiedCatalogue.js"
 
@@ -56,21 +57,6 @@ export const DRAFT_VERSION = "0.1.0"
 
 /** Operations the connector format cannot send (OPTIONS, TRACE) are named in a comment instead. */
 const SENDABLE: ReadonlySet<string> = new Set(["get", "post", "put", "patch", "delete", "head"])
-
-/** Words that say nothing of which provider a title names. */
-const GENERIC_WORDS = new Set(["api", "apis", "rest", "public", "openapi", "swagger", "reference", "documentation", "docs", "specification", "spec", "the", "v1", "v2", "v3", "v4", "v5"])
-
-/** A connector key: the title's words (`Deel REST API` → `deel`), else the servers' host (`api.rippling.com` → `rippling`). */
-export const connectorKeyFor = (title: string, serverUrl: string | undefined): string => {
-  const words = withoutAccents(title).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ")
-    .filter((word) => word !== "" && !GENERIC_WORDS.has(word))
-  const fromTitle = words.join("-").slice(0, 100).replace(/-+$/, "")
-  if (fromTitle !== "") return fromTitle
-  const host = serverUrl?.match(/^[a-z][a-z0-9+.-]*:\/\/([^/:?#]+)/i)?.[1]?.toLowerCase()
-  const labels = (host ?? "").split(".").filter((label) => label !== "" && !/^(api|www|app|rest|\$\{.*)$/.test(label) && !label.includes("{"))
-  const name = labels.length >= 2 ? labels[labels.length - 2]! : labels[0]
-  return name !== undefined && /^[a-z0-9-]+$/.test(name) ? name : "connector"
-}
 
 const chooseCategory = (operations: ReadonlyArray<ApiOperation>, given: Category | undefined) => {
   const scores = categoryScores(operations)
@@ -141,6 +127,9 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
 
   const authentication = draftAuthentication(model, base, testAction)
   for (const message of authentication.review) review.push({ where: "authentication", message })
+  for (const drafted of authentication.methods) {
+    for (const line of drafted.comments) if (line.startsWith("review: ")) review.push({ where: "authentication", message: `${drafted.name}: ${line.slice(8)}` })
+  }
   for (const message of authentication.notUnderstood) review.push({ where: "authentication", message })
   for (const action of authentication.actions) {
     // a refresh action's id must not be taken by an operation
@@ -229,24 +218,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
       )
     })
 
-  // A large API can make more RPC actions than a connector may hold: the least useful go
-  // first (deprecated, then writes, then reads), each named in a comment.
-  const dropOrder = [...rpcActions].sort((a, b) => dropRank(b.operation) - dropRank(a.operation))
-  let left: Array<DraftedAction> = []
-  let kept = rpcActions
-  let yaml = render(kept, left)
-  let verdict = parseConnector(yaml)
-  for (let attempt = 0; attempt < 10 && overLimits(verdict); attempt++) {
-    const bytes = Buffer.byteLength(yaml, "utf8")
-    const perAction = bytes / Math.max(1, unified.length + kept.length)
-    const overBytes = Math.ceil((bytes - defaultParseLimits.maxBytes * 0.97) / perAction)
-    const overCount = unified.length + authentication.actions.length + kept.length - defaultParseLimits.maxActions
-    const drop = Math.max(Math.ceil(kept.length / 10), overCount, overBytes, 1)
-    left = dropOrder.slice(0, left.length + drop)
-    kept = rpcActions.filter((action) => !left.includes(action))
-    yaml = render(kept, left)
-    verdict = parseConnector(yaml)
-  }
+  const { kept, left, verdict, yaml } = fitWithinLimits(rpcActions, unified.length + authentication.actions.length, render)
   if (left.length > 0) {
     review.push({ where: "actions", message: `${left.length} RPC actions were left out to stay within a connector's limits; the comment at the end of the actions names them` })
   }
@@ -270,14 +242,6 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   }
   return { yaml, review, summary }
 }
-
-/** Higher is dropped first when a draft is too large. */
-const dropRank = (operation: ApiOperation) =>
-  (operation.deprecated ? 10 : 0) + (operation.method === "get" ? 0 : operation.method === "delete" ? 3 : 2)
-
-/** Whether the parser refused the draft for its size alone (too many actions, bytes or expressions). */
-const overLimits = (verdict: ReturnType<typeof parseConnector>) =>
-  Either.isLeft(verdict) && verdict.left.issues.some((issue) => /\((maxBytes|maxActions|maxExpressions|maxExpressionChars|maxNodes|maxExpandedChars)\)/.test(issue.message))
 
 /** Loads `text` (JSON or YAML) and drafts from it, or says why the document is refused. */
 export const draftConnectorFromText = (
