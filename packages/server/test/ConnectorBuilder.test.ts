@@ -503,6 +503,12 @@ describe("connectors draft", () => {
             parameters: [{ name: "company_id", in: "path", required: true, schema: { type: "string" } }],
             responses: answers({ type: "array", items: { type: "object", properties: { uuid: { type: "string" } } } })
           }
+        },
+        "/teams/{team_id}/locations": {
+          get: {
+            parameters: [{ name: "team_id", in: "path", required: true, schema: { type: "string" } }],
+            responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } })
+          }
         }
       }
     })
@@ -515,6 +521,10 @@ describe("connectors draft", () => {
     expect(method.authorization).toMatchObject({ key: "Authorization", value: "Bearer ${credentials.apiKey}" })
     const fetch = actionOf(parsed, "hris_list_employees").steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }
     expect(fetch.args).toContainEqual({ name: "company_id", value: "$.credentials.companyId", in: "path" })
+    // a parent that is no scope of the account (a team) is an input of the action instead
+    const locations = actionOf(parsed, "hris_list_locations")
+    expect(locations.inputs).toContainEqual({ name: "team_id", type: "string", in: "path", required: true, description: "The team_id of the path" })
+    expect((locations.steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }).args).toContainEqual({ name: "team_id", value: "$.inputs.team_id", in: "path" })
     expect(relative.review.map((item) => item.message)).toEqual(expect.arrayContaining([
       "the document's server is relative (/api/{version}): the base URL starts with a configuration field (baseUrl)",
       "the path parameter company_id is not one the unified API passes: it is read from the configuration field companyId"

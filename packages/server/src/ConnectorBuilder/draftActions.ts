@@ -5,8 +5,8 @@ import type { ConfigField } from "./draftBaseUrl.js"
 import { commented, Flow } from "./DraftYaml.js"
 import { detectPagination } from "./detectPagination.js"
 import { findListRecords, findSingleRecord } from "./findRecords.js"
-import type { OperationMatch } from "./matchOperation.js"
-import { compactName, identifierOf, jsonPath } from "./names.js"
+import { type OperationMatch, pathSegments } from "./matchOperation.js"
+import { compactName, identifierOf, jsonPath, singularNoun, snakeName } from "./names.js"
 import { describePagination, PAGE_SIZE, planPagination } from "./planPagination.js"
 import { proposeFieldMapping } from "./proposeFieldMapping.js"
 import { acceptArgs, foldArgs, isSendable } from "./requestArgs.js"
@@ -102,14 +102,32 @@ const credentialArgs = (context: ActionContext) =>
   context.credentialArgs.map((arg) => ({ name: arg.name, value: arg.value, in: arg.in }))
 
 /** Arguments for a unified action's path parameters: the record's id, its parent's, the rest from configuration. */
+/** Path words naming what a whole account works in (`/companies/{company_id}/employees`). */
+const SCOPES: ReadonlySet<string> = new Set(["company", "organization", "organisation", "org", "tenant", "account", "workspace", "site", "client", "customer", "legal_entity", "employer", "business", "environment", "instance", "realm", "subdomain", "domain", "partner"])
+
+/** The singular word of the literal segment just before `{parameter}` in `path`. */
+const segmentBefore = (path: string, parameter: string) => {
+  const segments = pathSegments(path)
+  const index = segments.findIndex((segment) => segment.parameters.includes(parameter))
+  for (let i = index - 1; i >= 0; i--) if (segments[i]!.literal !== "") return singularNoun(segments[i]!.literal)
+  return undefined
+}
+
+/**
+ * Arguments for a unified action's path parameters: the record's id and its parent's from the
+ * unified inputs; one that scopes a whole account (a company id) from a configuration field;
+ * any other as an input of its own, said in a review line.
+ */
 const unifiedPathArgs = (context: ActionContext, match: OperationMatch, review: Array<string>) => {
   const args: Array<Record<string, unknown>> = []
+  const inputs: Array<Record<string, unknown>> = []
   const scoped = match.resource.parent !== undefined
   for (const parameter of match.operation.parameters.filter((entry) => entry.in === "path")) {
     let value: string
+    const before = segmentBefore(match.operation.path, parameter.name)
     if (scoped && parameter.name === match.shape.parentParameter) value = "$.inputs.id"
     else if (parameter.name === match.shape.recordParameter) value = scoped ? "$.inputs.subResourceId" : "$.inputs.id"
-    else {
+    else if ((before !== undefined && SCOPES.has(before)) || [...SCOPES].some((word) => snakeName(parameter.name).split("_").includes(word))) {
       const key = camelName(parameter.name, "path")
       if (!context.scopeFields.has(key)) {
         context.scopeFields.set(key, {
@@ -123,10 +141,15 @@ const unifiedPathArgs = (context: ActionContext, match: OperationMatch, review: 
       }
       review.push(`the path parameter ${parameter.name} is not one the unified API passes: it is read from the configuration field ${key}`)
       value = `$.credentials.${key}`
+    } else {
+      const name = identifierOf(parameter.name, "input")
+      inputs.push({ name, type: "string", in: "path", required: true, description: `The ${parameter.name} of the path` })
+      review.push(`the path parameter ${parameter.name} is not one the unified API passes: it is an input of its own (${name}), given through RPC`)
+      value = `$.inputs.${name}`
     }
     args.push({ name: parameter.name, value, in: "path" })
   }
-  return args
+  return { args, inputs }
 }
 
 const UPDATED_AFTER = new Set(["updatedafter", "updatedsince", "modifiedsince", "modifiedafter", "lastmodifiedsince", "changedsince", "updatedatmin", "updatedfrom", "updatedstartdate", "lastmodifiedafter", "updatedatgte", "updatedatfrom", "since", "lastupdated", "updatedat"])
@@ -146,7 +169,8 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
   const location = match.kind === "list" ? findListRecords(model, answer, nouns) : findSingleRecord(model, answer, nouns)
   if (location.doubt !== undefined) review.push(location.doubt)
   const fetch = "fetch"
-  const args: Array<Record<string, unknown>> = [...unifiedPathArgs(context, match, review)]
+  const path = unifiedPathArgs(context, match, review)
+  const args: Array<Record<string, unknown>> = [...path.args]
   const inputs: Array<Record<string, unknown>> = match.kind === "get"
     ? [
       { name: "id", type: "string", in: "path", required: true },
@@ -157,6 +181,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
       { name: PAGE_SIZE, type: "number", in: "query", required: false },
       { name: "cursor", type: "string", in: "query", required: false }
     ]
+  inputs.push(...path.inputs)
   let next: string | undefined
   let follow: Record<string, unknown> | undefined
   const comments: Array<string> = []
