@@ -202,7 +202,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
     date("termination_date", "terminated_at", "end_date", "leave_date", "leaving_date", "exit_date", "last_working_day", "last_day_of_work", "termination_on", "separation_date", "contract_end_date"),
     str("company_name", "employer_name", "legal_entity_name", "entity_name", "?company", "?employer"),
     str("company_id", "employer_id", "legal_entity_id", "entity_id", "organization_id", "company_uuid"),
-    oneOf("citizenships", "code", ["citizenship", "nationality", "nationalities"]),
+    field("citizenships", "enum", ["citizenship", "nationality", "nationalities"], { values: "code", array: true }),
     str("employee_number", "employee_no", "employee_num", "personnel_number", "staff_number", "payroll_number", "employee_code", "badge_number", "payroll_id", "employee_display_id", "employee_external_id", "external_id", "?employee_id", "?worker_id"),
     ...addressFields("home_location", ["home_address", "address", "home_location", "residence", "residential_address", "private_address", "personal_address", "home"]),
     str("work_location.name", "work_location", "work_location_name", "office", "office_name", "location_name", "workplace", "site", "?location"),
