@@ -133,8 +133,12 @@ const elsewhere = (path: string, category: Category): boolean => {
 }
 
 /** Every noun a category's resources (and their parents) are known by. */
-const knownNouns = (category: Category): ReadonlySet<string> =>
-  new Set(UNIFIED_CATALOGUE[category].flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])]))
+const KNOWN_NOUNS: Readonly<Record<Category, ReadonlySet<string>>> = {
+  hris: new Set(UNIFIED_CATALOGUE.hris.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])])),
+  ats: new Set(UNIFIED_CATALOGUE.ats.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])])),
+  lms: new Set(UNIFIED_CATALOGUE.lms.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])]))
+}
+const knownNouns = (category: Category): ReadonlySet<string> => KNOWN_NOUNS[category]
 
 export interface OperationMatch {
   readonly operation: ApiOperation
