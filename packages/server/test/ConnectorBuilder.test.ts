@@ -425,13 +425,14 @@ describe("connectors draft", () => {
             type: "oauth2",
             flows: {
               authorizationCode: {
-                authorizationUrl: "https://auth.peoplecloud.example/authorize",
-                tokenUrl: "https://auth.peoplecloud.example/token",
+                authorizationUrl: "https://auth.peoplecloud.example/{appName}/authorize",
+                tokenUrl: "https://auth.peoplecloud/token",
                 refreshUrl: "https://auth.peoplecloud.example/refresh",
                 scopes: {}
               }
             }
           },
+          noToken: { type: "oauth2", flows: { authorizationCode: { authorizationUrl: "https://auth.peoplecloud.example/authorize", scopes: {} } } },
           keyInQuery: { type: "apiKey", in: "query", name: "api_key" },
           keyInCookie: { type: "apiKey", in: "cookie", name: "session" },
           oidc: { type: "openIdConnect", openIdConnectUrl: "https://auth.peoplecloud.example/.well-known/openid-configuration" },
@@ -450,11 +451,12 @@ describe("connectors draft", () => {
       }
     })
     const parsed = parsedOf(draft)
+    // static keys first (the first method is the default), then client credentials, then consent flows
     expect((parsed.definition.authentication ?? []).map((entry) => Object.keys(entry)[0])).toEqual([
-      "oauth_authorization_code",
+      "key_in_query",
       "oauth_client_credentials",
-      "rotating",
-      "key_in_query"
+      "oauth_authorization_code",
+      "rotating"
     ])
     expect(methodOf(parsed, "oauth_authorization_code")).toMatchObject({
       type: "oauth2",
@@ -477,6 +479,13 @@ describe("connectors draft", () => {
     expect(methodOf(parsed, "rotating").refreshAuthentication).toEqual({ action: "rotating_refresh_token" })
     expect(actionOf(parsed, "rotating_refresh_token")).toMatchObject({ actionType: "refresh_token" })
     expect(methodOf(parsed, "key_in_query").authorization).toEqual({ type: "apiKey", key: "api_key", value: "$.credentials.apiKey", in: "query" })
+    // a variable of an OAuth URL is that method's field only; a host with no known domain is questioned
+    expect(methodOf(parsed, "rotating").configFields?.map((field) => field.key)).toEqual(["appName"])
+    expect(methodOf(parsed, "key_in_query").configFields?.map((field) => field.key)).toEqual(["apiKey"])
+    expect(draft.review.map((item) => item.message)).toEqual(expect.arrayContaining([
+      "rotating: the tokenUrl's host auth.peoplecloud does not look like a public host name; check the URL",
+      "the document allows only oauth to call GET /people: with key_in_query or rotating it is refused"
+    ]))
 
     for (
       const said of [
@@ -485,10 +494,11 @@ describe("connectors draft", () => {
         "not understood: security scheme oidc (openIdConnect https://auth.peoplecloud.example/.well-known/openid-configuration)",
         "not understood: security scheme digest (http digest)",
         "not understood: security scheme tls (mutualTLS)",
-        "not understood: security scheme custom (x-signature): the type x-signature is not an OpenAPI security scheme type"
+        "not understood: security scheme custom (x-signature): the type x-signature is not an OpenAPI security scheme type",
+        "not understood: security scheme noToken (oauth2 authorizationCode): its authorizationCode flow gives no tokenUrl, so no method is drafted from it"
       ]
     ) expect({ said, found: remarks(draft, said) }).toEqual({ said, found: true })
-    expect(draft.summary).toMatchObject({ authMethods: 4, schemesNotUnderstood: 6 })
+    expect(draft.summary).toMatchObject({ authMethods: 4, schemesNotUnderstood: 7 })
   })
 
   it("reads a relative or missing server as a base URL field, and the path parameters that scope the API as configuration", () => {
@@ -509,6 +519,15 @@ describe("connectors draft", () => {
             parameters: [{ name: "team_id", in: "path", required: true, schema: { type: "string" } }],
             responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } })
           }
+        },
+        "/EmpEmployment(personIdExternal='{personIdExternal}',userId='{userId}')": {
+          get: {
+            parameters: [
+              { name: "personIdExternal", in: "path", required: true, schema: { type: "string" } },
+              { name: "userId", in: "path", required: true, schema: { type: "string" } }
+            ],
+            responses: answers({ type: "object", properties: { userId: { type: "string" }, startDate: { type: "string" } } })
+          }
         }
       }
     })
@@ -521,10 +540,16 @@ describe("connectors draft", () => {
     expect(method.authorization).toMatchObject({ key: "Authorization", value: "Bearer ${credentials.apiKey}" })
     const fetch = actionOf(parsed, "hris_list_employees").steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }
     expect(fetch.args).toContainEqual({ name: "company_id", value: "$.credentials.companyId", in: "path" })
-    // a parent that is no scope of the account (a team) is an input of the action instead
-    const locations = actionOf(parsed, "hris_list_locations")
-    expect(locations.inputs).toContainEqual({ name: "team_id", type: "string", in: "path", required: true, description: "The team_id of the path" })
-    expect((locations.steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }).args).toContainEqual({ name: "team_id", value: "$.inputs.team_id", in: "path" })
+    // a team's locations are a subset, not the unified list: an RPC action with the team as its input
+    expect(actionOf(parsed, "get_teams_by_team_id_locations").inputs?.map((input) => [input.name, input.in])).toEqual([["team_id", "path"]])
+    // a key part that is neither the record's id nor an account's scope is an input of the action
+    const employment = actionOf(parsed, "hris_get_employment")
+    expect(employment.inputs).toContainEqual({ name: "person_id_external", type: "string", in: "path", required: true, description: "The personIdExternal of the path" })
+    expect((employment.steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }).args).toEqual([
+      { name: "personIdExternal", value: "$.inputs.person_id_external", in: "path" },
+      { name: "userId", value: "$.inputs.id", in: "path" },
+      { name: "Accept", value: "application/json", in: "headers" }
+    ])
     expect(relative.review.map((item) => item.message)).toEqual(expect.arrayContaining([
       "the document's server is relative (/api/{version}): the base URL starts with a configuration field (baseUrl)",
       "the path parameter company_id is not one the unified API passes: it is read from the configuration field companyId"

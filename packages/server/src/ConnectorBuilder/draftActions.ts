@@ -5,7 +5,7 @@ import type { ConfigField } from "./draftBaseUrl.js"
 import { commented, Flow } from "./DraftYaml.js"
 import { detectPagination } from "./detectPagination.js"
 import { findListRecords, findSingleRecord } from "./findRecords.js"
-import { type OperationMatch, pathSegments } from "./matchOperation.js"
+import { ACCOUNT_SCOPES, type OperationMatch, pathSegments } from "./matchOperation.js"
 import { compactName, identifierOf, jsonPath, singularNoun, snakeName } from "./names.js"
 import { describePagination, PAGE_SIZE, planPagination } from "./planPagination.js"
 import { proposeFieldMapping } from "./proposeFieldMapping.js"
@@ -42,6 +42,23 @@ export interface ActionContext {
   readonly credentialArgs: ReadonlyArray<CredentialArg>
   /** Path parameters that scope the whole API (`company_id`) become configuration fields here. */
   readonly scopeFields: Map<string, ConfigField>
+  /** The drafted authentication methods and the schemes they come from. */
+  readonly methods: ReadonlyArray<{ readonly name: string; readonly scheme: string }>
+}
+
+/**
+ * A review line when the operation's security requirements leave out some drafted methods
+ * (Rippling's `/groups` takes OAuth only): called with those methods' credentials it is refused.
+ */
+const securityNote = (context: ActionContext, operation: ApiOperation): ReadonlyArray<string> => {
+  const requirements = operation.security ?? context.model.security
+  if (requirements === undefined || requirements.length === 0) return []
+  // an empty requirement ({}) lets anyone call it
+  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) return []
+  const allowed = new Set(requirements.flatMap((requirement) => Object.keys(requirement)))
+  const refused = context.methods.filter((method) => !allowed.has(method.scheme))
+  if (refused.length === 0) return []
+  return [`the document allows only ${[...allowed].join(" or ")} to call ${summaryOf(operation)}: with ${refused.map((method) => method.name).join(" or ")} it is refused`]
 }
 
 /** Header parameters the authentication already sends, or that every HTTP client sets. */
@@ -102,9 +119,6 @@ const credentialArgs = (context: ActionContext) =>
   context.credentialArgs.map((arg) => ({ name: arg.name, value: arg.value, in: arg.in }))
 
 /** Arguments for a unified action's path parameters: the record's id, its parent's, the rest from configuration. */
-/** Path words naming what a whole account works in (`/companies/{company_id}/employees`). */
-const SCOPES: ReadonlySet<string> = new Set(["company", "organization", "organisation", "org", "tenant", "account", "workspace", "site", "client", "customer", "legal_entity", "employer", "business", "environment", "instance", "realm", "subdomain", "domain", "partner"])
-
 /** The singular word of the literal segment just before `{parameter}` in `path`. */
 const segmentBefore = (path: string, parameter: string) => {
   const segments = pathSegments(path)
@@ -127,7 +141,7 @@ const unifiedPathArgs = (context: ActionContext, match: OperationMatch, review: 
     const before = segmentBefore(match.operation.path, parameter.name)
     if (scoped && parameter.name === match.shape.parentParameter) value = "$.inputs.id"
     else if (parameter.name === match.shape.recordParameter) value = scoped ? "$.inputs.subResourceId" : "$.inputs.id"
-    else if ((before !== undefined && SCOPES.has(before)) || [...SCOPES].some((word) => snakeName(parameter.name).split("_").includes(word))) {
+    else if ((before !== undefined && ACCOUNT_SCOPES.has(before)) || [...ACCOUNT_SCOPES].some((word) => snakeName(parameter.name).split("_").includes(word))) {
       const key = camelName(parameter.name, "path")
       if (!context.scopeFields.has(key)) {
         context.scopeFields.set(key, {
@@ -162,7 +176,7 @@ const labelFor = (actionId: string) => {
 export const draftUnifiedAction = (context: ActionContext, match: OperationMatch): DraftedAction => {
   const { model } = context
   const operation = match.operation
-  const review: Array<string> = []
+  const review: Array<string> = [...securityNote(context, match.operation)]
   if (match.doubt !== undefined) review.push(`matched from ${summaryOf(operation)}: ${match.doubt}`)
   const nouns = [match.shape.noun, ...match.resource.nouns]
   const answer = operation.response?.schema
@@ -276,7 +290,7 @@ export const draftRpcAction = (context: ActionContext, operation: ApiOperation, 
   const nameInput = inputNamer()
   const inputs: Array<Record<string, unknown>> = []
   const args: Array<Record<string, unknown>> = []
-  const review: Array<string> = note === undefined ? [] : [note]
+  const review: Array<string> = [...(note === undefined ? [] : [note]), ...securityNote(context, operation)]
   const addParameter = (parameter: ApiParameter) => {
     const location = parameter.in === "header" ? "headers" : parameter.in
     if (location === "cookie") {

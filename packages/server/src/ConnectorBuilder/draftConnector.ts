@@ -141,7 +141,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
     model,
     category,
     credentialArgs: authentication.requestArgs,
-    scopeFields: new Map<string, ConfigField>()
+    scopeFields: new Map<string, ConfigField>(),
+    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme }))
   }
   const unified: Array<DraftedAction> = matches.map((match) => draftUnifiedAction(context, match))
   const rpcActions: Array<DraftedAction> = rpc.map((entry) => draftRpcAction(context, entry.operation, entry.actionId, entry.note))
