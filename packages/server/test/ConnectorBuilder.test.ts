@@ -20,15 +20,19 @@ import { MAX_DOCUMENT_BYTES } from "../src/ConnectorBuilder/loadApiDocument.js"
  * their requests, mappings and next cursors do what the draft says.
  */
 
-const draftOf = (document: unknown, options: DraftOptions = {}): Draft => {
-  const text = typeof document === "string" ? document : JSON.stringify(document)
-  return Either.getOrThrowWith(draftConnectorFromText(text, options), (refusal) => new Error(`refused: ${refusal.message}`))
-}
-
 const parsedOf = (draft: Draft): ParsedConnector => {
   const parsed = parseConnector(draft.yaml)
   if (Either.isLeft(parsed)) throw new Error(`the draft does not parse: ${parsed.left.message}\n${draft.yaml}`)
   return parsed.right
+}
+
+/** The draft of `document`; every draft must parse with the connector parser as it is. */
+const draftOf = (document: unknown, options: DraftOptions = {}): Draft => {
+  const text = typeof document === "string" ? document : JSON.stringify(document)
+  const draft = Either.getOrThrowWith(draftConnectorFromText(text, options), (refusal) => new Error(`refused: ${refusal.message}`))
+  parsedOf(draft)
+  expect(draft.yaml.startsWith("StackOne: 1.0.0\n")).toBe(true)
+  return draft
 }
 
 const refusalOf = (text: string, options: { readonly maxBytes?: number } = {}) =>
@@ -176,7 +180,7 @@ describe("connectors draft", () => {
       const draft = draftOf(openApi30())
       const parsed = parsedOf(draft)
       const definition = parsed.definition
-      expect(draft.yaml.startsWith("# Draft connector for Acme HR API")).toBe(true)
+      expect(remarksOf(draft.yaml)[0]).toBe("Draft connector for Acme HR API (API version 2.1), written by `switchyard connectors draft`")
       expect(definition.info).toMatchObject({ title: "Acme HR API", key: "acme-hr", version: "0.1.0", categories: ["hris"] })
       expect(definition.resources).toBe("https://developer.acme.example/docs")
       expect(definition.baseUrl).toBe("https://${credentials.tenant}.acme.example/api/v2")
@@ -421,13 +425,14 @@ describe("connectors draft", () => {
             type: "oauth2",
             flows: {
               authorizationCode: {
-                authorizationUrl: "https://auth.peoplecloud.example/authorize",
-                tokenUrl: "https://auth.peoplecloud.example/token",
+                authorizationUrl: "https://auth.peoplecloud.example/{appName}/authorize",
+                tokenUrl: "https://auth.peoplecloud/token",
                 refreshUrl: "https://auth.peoplecloud.example/refresh",
                 scopes: {}
               }
             }
           },
+          noToken: { type: "oauth2", flows: { authorizationCode: { authorizationUrl: "https://auth.peoplecloud.example/authorize", scopes: {} } } },
           keyInQuery: { type: "apiKey", in: "query", name: "api_key" },
           keyInCookie: { type: "apiKey", in: "cookie", name: "session" },
           oidc: { type: "openIdConnect", openIdConnectUrl: "https://auth.peoplecloud.example/.well-known/openid-configuration" },
@@ -446,11 +451,12 @@ describe("connectors draft", () => {
       }
     })
     const parsed = parsedOf(draft)
+    // static keys first (the first method is the default), then client credentials, then consent flows
     expect((parsed.definition.authentication ?? []).map((entry) => Object.keys(entry)[0])).toEqual([
-      "oauth_authorization_code",
+      "key_in_query",
       "oauth_client_credentials",
-      "rotating",
-      "key_in_query"
+      "oauth_authorization_code",
+      "rotating"
     ])
     expect(methodOf(parsed, "oauth_authorization_code")).toMatchObject({
       type: "oauth2",
@@ -473,6 +479,13 @@ describe("connectors draft", () => {
     expect(methodOf(parsed, "rotating").refreshAuthentication).toEqual({ action: "rotating_refresh_token" })
     expect(actionOf(parsed, "rotating_refresh_token")).toMatchObject({ actionType: "refresh_token" })
     expect(methodOf(parsed, "key_in_query").authorization).toEqual({ type: "apiKey", key: "api_key", value: "$.credentials.apiKey", in: "query" })
+    // a variable of an OAuth URL is that method's field only; a host with no known domain is questioned
+    expect(methodOf(parsed, "rotating").configFields?.map((field) => field.key)).toEqual(["appName"])
+    expect(methodOf(parsed, "key_in_query").configFields?.map((field) => field.key)).toEqual(["apiKey"])
+    expect(draft.review.map((item) => item.message)).toEqual(expect.arrayContaining([
+      "rotating: the tokenUrl's host auth.peoplecloud does not look like a public host name; check the URL",
+      "the document allows only oauth to call GET /people: with key_in_query or rotating it is refused"
+    ]))
 
     for (
       const said of [
@@ -481,10 +494,11 @@ describe("connectors draft", () => {
         "not understood: security scheme oidc (openIdConnect https://auth.peoplecloud.example/.well-known/openid-configuration)",
         "not understood: security scheme digest (http digest)",
         "not understood: security scheme tls (mutualTLS)",
-        "not understood: security scheme custom (x-signature): the type x-signature is not an OpenAPI security scheme type"
+        "not understood: security scheme custom (x-signature): the type x-signature is not an OpenAPI security scheme type",
+        "not understood: security scheme noToken (oauth2 authorizationCode): its authorizationCode flow gives no tokenUrl, so no method is drafted from it"
       ]
     ) expect({ said, found: remarks(draft, said) }).toEqual({ said, found: true })
-    expect(draft.summary).toMatchObject({ authMethods: 4, schemesNotUnderstood: 6 })
+    expect(draft.summary).toMatchObject({ authMethods: 4, schemesNotUnderstood: 7 })
   })
 
   it("reads a relative or missing server as a base URL field, and the path parameters that scope the API as configuration", () => {
@@ -499,6 +513,21 @@ describe("connectors draft", () => {
             parameters: [{ name: "company_id", in: "path", required: true, schema: { type: "string" } }],
             responses: answers({ type: "array", items: { type: "object", properties: { uuid: { type: "string" } } } })
           }
+        },
+        "/teams/{team_id}/locations": {
+          get: {
+            parameters: [{ name: "team_id", in: "path", required: true, schema: { type: "string" } }],
+            responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } })
+          }
+        },
+        "/EmpEmployment(personIdExternal='{personIdExternal}',userId='{userId}')": {
+          get: {
+            parameters: [
+              { name: "personIdExternal", in: "path", required: true, schema: { type: "string" } },
+              { name: "userId", in: "path", required: true, schema: { type: "string" } }
+            ],
+            responses: answers({ type: "object", properties: { userId: { type: "string" }, startDate: { type: "string" } } })
+          }
         }
       }
     })
@@ -511,6 +540,16 @@ describe("connectors draft", () => {
     expect(method.authorization).toMatchObject({ key: "Authorization", value: "Bearer ${credentials.apiKey}" })
     const fetch = actionOf(parsed, "hris_list_employees").steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }
     expect(fetch.args).toContainEqual({ name: "company_id", value: "$.credentials.companyId", in: "path" })
+    // a team's locations are a subset, not the unified list: an RPC action with the team as its input
+    expect(actionOf(parsed, "get_teams_by_team_id_locations").inputs?.map((input) => [input.name, input.in])).toEqual([["team_id", "path"]])
+    // a key part that is neither the record's id nor an account's scope is an input of the action
+    const employment = actionOf(parsed, "hris_get_employment")
+    expect(employment.inputs).toContainEqual({ name: "person_id_external", type: "string", in: "path", required: true, description: "The personIdExternal of the path" })
+    expect((employment.steps[0]!.stepFunction.parameters as { args: ReadonlyArray<unknown> }).args).toEqual([
+      { name: "personIdExternal", value: "$.inputs.person_id_external", in: "path" },
+      { name: "userId", value: "$.inputs.id", in: "path" },
+      { name: "Accept", value: "application/json", in: "headers" }
+    ])
     expect(relative.review.map((item) => item.message)).toEqual(expect.arrayContaining([
       "the document's server is relative (/api/{version}): the base URL starts with a configuration field (baseUrl)",
       "the path parameter company_id is not one the unified API passes: it is read from the configuration field companyId"
@@ -556,7 +595,7 @@ describe("connectors draft", () => {
       expect(second.output.next).toBeUndefined()
     }))
 
-  it.effect("reads has_more and total_pages signals, HAL links, OData's $top/$skip and d.results, and deepObject page parameters", () =>
+  it.effect("reads has_more and total_pages signals, OData's $top/$skip and d.results, deepObject page parameters and offsets that are tokens", () =>
     Effect.gen(function*() {
       const list = (parameters: ReadonlyArray<unknown>, schema: unknown, headers?: unknown) => ({
         get: { parameters, responses: { "200": { description: "ok", ...(headers === undefined ? {} : { headers }), content: { "application/json": { schema } } } } }
@@ -582,12 +621,18 @@ describe("connectors draft", () => {
           "/divisions": list([{ name: "page", in: "query", style: "deepObject", schema: { type: "object", properties: { after: { type: "string" }, limit: { type: "integer" } } } }], {
             type: "object",
             properties: { data: records, meta: { type: "object", properties: { nextCursor: { type: "string" } } } }
+          }),
+          // Lever's way: `offset` is an opaque token, the answer's `next` the following one
+          "/companies": list([{ name: "offset", in: "query", schema: { type: "string" } }, { name: "limit", in: "query", schema: { type: "integer" } }], {
+            type: "object",
+            properties: { data: records, hasNext: { type: "boolean" }, next: { type: "string" } }
           })
         }
       })
       const parsed = parsedOf(draft)
       expect(parsed.definition.actions.map((action) => action.actionId)).toEqual([
         "hris_list_locations",
+        "hris_list_companies",
         "hris_list_department_groups",
         "hris_list_team_groups",
         "hris_list_division_groups"
@@ -613,6 +658,10 @@ describe("connectors draft", () => {
       const deep = yield* run(parsed, "hris_list_division_groups", { cursor: "abc" }, {}, () => json({ data: [{ id: "v1" }], meta: { nextCursor: "def" } }))
       expect(deep.requests[0]!.url).toBe("https://api.signals.example/divisions?page%5Blimit%5D=25&page%5Bafter%5D=abc")
       expect(deep.output.next).toBe("def")
+
+      const token = yield* run(parsed, "hris_list_companies", { cursor: "tok-1" }, {}, () => json({ data: [{ id: "c1", name: "Acme" }], hasNext: true, next: "tok-2" }))
+      expect(token.requests[0]!.url).toBe("https://api.signals.example/companies?limit=25&offset=tok-1")
+      expect(token.output).toMatchObject({ next: "tok-2", data: [{ id: "c1", remote_id: "c1", name: "Acme" }] })
     }))
 
   it("infers the category from the paths, and takes --category and --key as given", () => {
@@ -632,6 +681,38 @@ describe("connectors draft", () => {
     // the answers are not described: said, and the records pass through rather than being mapped to empty objects
     expect(remarks(given, "review: the document does not describe the answer")).toBe(true)
     expect(remarks(given, "review: no field could be mapped; the records pass through unmapped")).toBe(true)
+  })
+
+  it("keeps names the connector format would read as expressions, and names outside ASCII, from breaking the draft", () => {
+    const draft = draftOf({
+      openapi: "3.0.0",
+      info: { title: "Wëird ÄPI", version: "1" },
+      servers: [{ url: "https://api.weird.example" }],
+      paths: {
+        "/search": {
+          post: {
+            operationId: "Ünïcode☃Search",
+            parameters: [
+              { name: "$filter", in: "query", schema: { type: "string" } },
+              { name: "{{evil}}", in: "query", schema: { type: "string" } },
+              { name: "${credentials.apiKey}", in: "header", schema: { type: "string" } }
+            ],
+            responses: answers({ type: "object" })
+          }
+        }
+      }
+    })
+    const parsed = parsedOf(draft)
+    expect(parsed.definition.info.key).toBe("weird")
+    const search = actionOf(parsed, "unicode_search")
+    expect(search.inputs?.map((input) => input.name)).toEqual(["filter"])
+    expect((search.steps[0]!.stepFunction.parameters as { args: unknown }).args).toEqual([
+      { name: "query_parameters", value: "{{ {$filter: inputs.filter} }}", in: "query", spread: true }
+    ])
+    expect(draft.review.filter((item) => item.where === "unicode_search").map((item) => item.message)).toEqual([
+      "the query parameter {{evil}} is not sent: its name reads as an expression in the connector format",
+      "the headers parameter ${credentials.apiKey} is not sent: its name reads as an expression in the connector format"
+    ])
   })
 
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {

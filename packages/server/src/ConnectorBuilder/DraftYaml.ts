@@ -97,10 +97,9 @@ const toNode = (doc: Document, value: unknown): unknown => {
   return doc.createNode(value)
 }
 
-/** The YAML text of `value`, with `header` as the document's opening comment. */
-export const renderYaml = (value: unknown, header: ReadonlyArray<string>): string => {
+/** The YAML text of `value`. */
+export const renderYaml = (value: unknown): string => {
   const doc = new Document()
   doc.contents = toNode(doc, value) as YAMLMap
-  if (header.length > 0) doc.commentBefore = commentText(header)
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false })
 }

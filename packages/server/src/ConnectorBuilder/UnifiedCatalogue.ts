@@ -28,6 +28,10 @@ export interface UnifiedField {
   readonly values?: ReadonlyArray<string> | "code"
   /** Provider spellings (normalized: lower case letters and digits) of enum values. */
   readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Whether a provider property of the field's own name means it (false for `title`, more often a job title). */
+  readonly ownName: boolean
+  /** What to check whenever the field is mapped (a scale, a format). */
+  readonly note?: string
 }
 
 export interface UnifiedModel {
@@ -51,23 +55,23 @@ export interface UnifiedResource {
   readonly get?: string
 }
 
-// ---- field constructors -----------------------------------------------------------------
-
 const field = (
   key: string,
   type: UnifiedFieldType,
   names: ReadonlyArray<string>,
-  extra: Partial<Pick<UnifiedField, "array" | "values" | "aliases">> = {}
+  extra: Partial<Pick<UnifiedField, "array" | "values" | "aliases" | "note">> & { readonly ownName?: boolean } = {}
 ): UnifiedField => {
-  const own = key.includes(".") ? [] : [key]
+  const own = key.includes(".") || extra.ownName === false ? [] : [key]
   return {
     key,
     type,
     array: extra.array ?? false,
     names: [...own, ...names.filter((name) => !name.startsWith("?"))],
     guesses: names.filter((name) => name.startsWith("?")).map((name) => name.slice(1)),
+    ownName: extra.ownName !== false,
     ...(extra.values === undefined ? {} : { values: extra.values }),
-    ...(extra.aliases === undefined ? {} : { aliases: extra.aliases })
+    ...(extra.aliases === undefined ? {} : { aliases: extra.aliases }),
+    ...(extra.note === undefined ? {} : { note: extra.note })
   }
 }
 const str = (key: string, ...names: ReadonlyArray<string>) => field(key, "string", names)
@@ -139,13 +143,12 @@ const EMPLOYMENT_STATUS_ALIASES = {
   inactive: ["disabled", "suspended", "archived", "deactivated"]
 }
 
-// ---- HRIS ---------------------------------------------------------------------------------
-
 const HRIS_EMPLOYEE: UnifiedModel = {
   name: "employee",
   fields: [
     ...ids(),
-    str("title", "salutation", "honorific", "name_prefix", "prefix", "?title"),
+    // a provider's `title` is a job title far more often than Mr or Ms
+    field("title", "string", ["salutation", "honorific", "name_prefix", "prefix"], { ownName: false }),
     str("first_name", "given_name", "firstname", "forename", "fname", "name_first", "name_given", "legal_first_name", "?preferred_first_name"),
     str("last_name", "family_name", "surname", "lastname", "lname", "name_last", "name_family", "legal_last_name", "?preferred_last_name"),
     str("name", "full_name", "fullname", "name_full", "legal_name", "?display_name", "?descriptor"),
@@ -156,7 +159,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
     str("work_email", "email", "business_email", "company_email", "email_address", "primary_email", "work_email_address", "office_email"),
     str("work_phone_number", "work_phone", "business_phone", "office_phone", "work_phone_no", "?phone", "?phone_number"),
     str("job_id", "position_id", "job_profile_id"),
-    str("job_title", "position_title", "job_position", "designation", "job_name", "business_title", "occupation", "?title", "?position", "?role", "?job"),
+    str("job_title", "title", "position_title", "job_position", "designation", "job_name", "business_title", "occupation", "?position", "?role", "?job"),
     str("department_id", "team_id", "org_unit_id", "?department_ids"),
     str("department", "department_name", "?team", "?division", "?org_unit"),
     str("manager_id", "supervisor_id", "reports_to", "reports_to_id", "line_manager_id", "manager_employee_id", "supervisor_eid", "manager_uuid", "manager", "supervisor"),
@@ -206,7 +209,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
     date("termination_date", "terminated_at", "end_date", "leave_date", "leaving_date", "exit_date", "last_working_day", "last_day_of_work", "termination_on", "separation_date", "contract_end_date"),
     str("company_name", "employer_name", "legal_entity_name", "entity_name", "?company", "?employer"),
     str("company_id", "employer_id", "legal_entity_id", "entity_id", "organization_id", "company_uuid"),
-    oneOf("citizenships", "code", ["citizenship", "nationality", "nationalities"]),
+    field("citizenships", "enum", ["citizenship", "nationality", "nationalities"], { values: "code", array: true }),
     str("employee_number", "employee_no", "employee_num", "personnel_number", "staff_number", "payroll_number", "employee_code", "badge_number", "payroll_id", "employee_display_id", "employee_external_id", "external_id", "?employee_id", "?worker_id"),
     ...addressFields("home_location", ["home_address", "address", "home_location", "residence", "residential_address", "private_address", "personal_address", "home"]),
     str("work_location.name", "work_location", "work_location_name", "office", "office_name", "location_name", "workplace", "site", "?location"),
@@ -599,8 +602,6 @@ const HRIS: ReadonlyArray<UnifiedResource> = [
   { category: "hris", model: CUSTOM_FIELD_DEFINITION, nouns: ["custom_field", "custom_field_definition", "custom_attribute", "custom_attribute_definition", "field_definition", "attribute_definition", "custom_column"], list: "hris_list_employee_custom_field_definitions", get: "hris_get_employee_custom_field_definition" }
 ]
 
-// ---- ATS ----------------------------------------------------------------------------------
-
 const ATS_CANDIDATE: UnifiedModel = {
   name: "candidate",
   fields: [
@@ -846,7 +847,7 @@ const ATS: ReadonlyArray<UnifiedResource> = [
   { category: "ats", model: { name: "list", fields: [...ids(), NAME, CREATED, UPDATED] }, nouns: ["talent_pool", "pool", "candidate_list", "talent_pipeline"], list: "ats_list_lists", get: "ats_get_list" }
 ]
 
-// ---- LMS ----------------------------------------------------------------------------------
+const DURATION_NOTE = "the unified duration is ISO 8601 (PT1H30M); check the provider's format (minutes, seconds or free text need converting)"
 
 const LMS_USER: UnifiedModel = {
   name: "user",
@@ -874,7 +875,7 @@ const LMS_COURSE: UnifiedModel = {
     str("cover_url", "image_url", "thumbnail_url", "cover_image_url", "course_card_image_url", "banner_image_url", "avatar", "image"),
     str("url", "course_url", "link", "href", "launch_url", "landing_page_url", "public_url"),
     bool("active", "is_active", "published", "is_published", "enabled", "?status"),
-    str("duration", "length", "estimated_duration", "duration_minutes", "time_required", "course_duration"),
+    field("duration", "string", ["length", "estimated_duration", "duration_minutes", "time_required", "course_duration"], { note: DURATION_NOTE }),
     str("provider", "vendor", "source", "author_name", "instructor_name"),
     CREATED,
     UPDATED
@@ -902,7 +903,7 @@ const LMS_CONTENT: UnifiedModel = {
     }),
     str("cover_url", "image_url", "thumbnail_url", "image", "thumbnail"),
     bool("active", "is_active", "published", "is_published", "enabled"),
-    str("duration", "length", "estimated_duration", "duration_minutes", "duration_seconds"),
+    field("duration", "string", ["length", "estimated_duration", "duration_minutes", "duration_seconds"], { note: DURATION_NOTE }),
     num("order", "position", "index", "sort_order", "sequence"),
     str("provider", "vendor", "source"),
     strs("tags", "tag", "keywords", "labels"),
@@ -920,8 +921,10 @@ const LMS_ASSIGNMENT: UnifiedModel = {
     str("external_reference", "external_id", "reference"),
     str("learning_object_id", "course_id", "content_id", "item_id", "learning_item_id", "training_id", "module_id"),
     str("remote_learning_object_id", "course_id", "content_id", "item_id", "learning_item_id", "training_id"),
-    str("progress", "completion_percentage", "percent_complete", "percentage_completed", "completion_rate", "progress_percentage", "percentage", "completion", "percent_completed"),
-    date("assigned_at", "enrolled_at", "enrolled_on", "enrollment_date", "assigned_on", "assignment_date", "registered_at", "activated_at", "start_date"),
+    field("progress", "string", ["completion_percentage", "percent_complete", "percentage_completed", "completion_rate", "progress_percentage", "percentage", "completion", "percent_completed"], {
+      note: "the unified progress is a percentage from 0 to 100; check the provider's scale (0-1 fractions are common)"
+    }),
+    date("assigned_at", "assigned_date", "enrolled_at", "enrolled_on", "enrollment_date", "enrolled_date", "assigned_on", "assignment_date", "registered_at", "activated_at"),
     date("due_date", "due_at", "deadline", "expires_at", "expiry_date", "expired_at", "due_on", "expiration_date"),
     date("completed_at", "completion_date", "completed_on", "finished_at", "date_completed"),
     oneOf("status", ["pending", "in_progress", "completed"], ["completion_status", "state", "enrollment_status", "progress_status"], {
@@ -987,7 +990,7 @@ const LMS: ReadonlyArray<UnifiedResource> = [
   { category: "lms", model: LMS_CONTENT, nouns: ["content", "lesson", "chapter", "module", "learning_object", "asset", "material", "learning_content", "content_item"], list: "lms_list_content", get: "lms_get_content" },
   { category: "lms", model: LMS_ASSIGNMENT, nouns: ["assignment", "enrollment", "enrolment", "registration", "course_assignment", "learning_assignment"], list: "lms_list_assignments", get: "lms_get_assignment" },
   { category: "lms", model: LMS_COMPLETION, nouns: ["completion", "course_completion", "result", "transcript", "achievement"], list: "lms_list_completions", get: "lms_get_completion" },
-  { category: "lms", model: LMS_CATEGORY, nouns: ["category", "topic", "subject", "catalog", "catalogue", "course_category"], list: "lms_list_categories", get: "lms_get_category" },
+  { category: "lms", model: LMS_CATEGORY, nouns: ["category", "topic", "subject", "catalog", "catalogue", "course_category", "collection"], list: "lms_list_categories", get: "lms_get_category" },
   { category: "lms", model: SKILL, nouns: ["skill", "competency", "competence", "course_skill"], list: "lms_list_skills", get: "lms_get_skill" }
 ]
 

@@ -44,11 +44,11 @@ export interface PaginationFinding {
 const PAGE_PARAMS = new Set(["page", "pagenumber", "pagenum", "pageno", "pageindex", "pagenr", "currentpage", "pagenumberparam"])
 const SIZE_PARAMS = new Set(["perpage", "per", "pagesize", "size", "pagelimit", "itemsperpage", "resultsperpage", "maxresults", "limit", "top", "take", "rows", "numresults", "pagelength", "count", "max", "numrows", "maxitems", "maxpagesize"])
 const OFFSET_PARAMS = new Set(["offset", "skip", "start", "startindex", "startat", "startrow", "pageoffset", "firstresult", "from"])
-const CURSOR_PARAMS = new Set(["cursor", "after", "next", "nextcursor", "pagetoken", "nexttoken", "nextpagetoken", "continuation", "continuationtoken", "startingafter", "marker", "scrollid", "pagecursor", "pageafter", "startcursor", "searchafter", "skiptoken", "pagekey", "nextkey", "afterid", "startafter"])
+const CURSOR_PARAMS = new Set(["cursor", "after", "next", "nextcursor", "pagetoken", "nexttoken", "nextpagetoken", "continuation", "continuationtoken", "startingafter", "marker", "scrollid", "pagecursor", "pageafter", "startcursor", "searchafter", "skiptoken", "pagekey", "nextkey", "afterid", "startafter", "pageid"])
 
 const NEXT_URL_NAMES = new Set(["nextlink", "nexturl", "nextpageurl", "nextpagelink", "nexthref", "odatanextlink", "nextpage"])
-const NEXT_CURSOR_NAMES = new Set(["nextcursor", "cursor", "nextpagetoken", "nexttoken", "pagetoken", "continuationtoken", "continuation", "endcursor", "after", "nextpagecursor", "scrollid", "nextkey", "nextmarker", "marker", "nextpagekey", "next"])
-const HAS_MORE_NAMES = new Set(["hasmore", "hasnext", "hasnextpage", "more", "moreavailable", "hasmorepages", "hasmoreresults", "nextpageexists", "morerecords", "hasmoreitems"])
+const NEXT_CURSOR_NAMES = new Set(["nextcursor", "cursor", "nextpagetoken", "nexttoken", "pagetoken", "continuationtoken", "continuation", "endcursor", "after", "nextpagecursor", "scrollid", "nextkey", "nextmarker", "marker", "nextpagekey", "nextpageid", "next"])
+const HAS_MORE_NAMES = new Set(["hasmore", "hasnext", "hasnextpage", "more", "moreavailable", "hasmorepages", "hasmoreresults", "nextpageexists", "morerecords", "hasmoreitems", "hasmoredata"])
 const IS_LAST_NAMES = new Set(["islast", "islastpage", "last", "lastpage", "done", "complete", "finished"])
 const TOTAL_PAGES_NAMES = new Set(["totalpages", "pagecount", "pages", "numpages", "lastpage", "totalpagecount", "pagestotal", "numberofpages"])
 const TOTAL_NAMES = new Set(["total", "totalcount", "totalitems", "totalresults", "totalrecords", "count", "totalsize", "recordcount", "numfound", "odatacount", "totalelements", "totalentries", "resultcount", "totalrows"])
@@ -126,8 +126,10 @@ export const detectPagination = (
   }
   const find = (names: ReadonlySet<string>, test: (parameter: ApiParameter) => boolean, exclude: ReadonlyArray<ApiParameter | undefined> = []) =>
     query.find((parameter) => names.has(compactName(parameter.name)) && test(parameter) && !exclude.includes(parameter))
-  const pageParameter = find(PAGE_PARAMS, isCount)
   const cursorParameter = find(CURSOR_PARAMS, (parameter) => !isDate(parameter) && view.kind(parameter.schema) !== "boolean")
+  // an offset or page typed as text may be a token (Lever's `offset`): one when the answer gives a next cursor
+  const tokenParameter = find(new Set([...OFFSET_PARAMS, ...PAGE_PARAMS]), (parameter) => view.kind(parameter.schema) === "string" && !isDate(parameter))
+  const pageParameter = find(PAGE_PARAMS, isCount)
   const offsetParameter = find(OFFSET_PARAMS, isCount)
   const sizeParameter = find(SIZE_PARAMS, isCount, [pageParameter, cursorParameter, offsetParameter])
   const size = pageSize(sizeParameter, model)
@@ -137,7 +139,9 @@ export const detectPagination = (
     leaves.find((candidate) => names.has(candidate.name) && test(candidate))
   const nextUrl = leaf(NEXT_URL_NAMES, (candidate) => candidate.kind === "string" && (candidate.urlLike || candidate.name !== "nextpage")) ??
     leaf(new Set(["next", "href"]), (candidate) => candidate.urlLike)
-  const nextCursor = leaf(NEXT_CURSOR_NAMES, (candidate) => !candidate.urlLike && candidate.kind !== "boolean" && (candidate.name !== "next" || cursorParameter !== undefined))
+  const nextCursor = leaf(NEXT_CURSOR_NAMES, (candidate) =>
+    !candidate.urlLike && candidate.kind !== "boolean" && (candidate.name !== "next" || cursorParameter !== undefined || tokenParameter !== undefined)
+  )
   const hasMore = leaf(HAS_MORE_NAMES, (candidate) => candidate.kind === "boolean")
   const isLast = leaf(IS_LAST_NAMES, (candidate) => candidate.kind === "boolean")
   const totalPages = leaf(TOTAL_PAGES_NAMES, (candidate) => candidate.kind === "integer" || candidate.kind === "number")
@@ -161,6 +165,10 @@ export const detectPagination = (
 
   if (cursorParameter !== undefined && nextCursor !== undefined) {
     return { pagination: { style: "cursor", parameter: cursorParameter.name, size, nextPath: nextCursor.path }, doubts }
+  }
+  if (tokenParameter !== undefined && nextCursor !== undefined && nextCursor.kind !== "integer" && nextCursor.kind !== "number") {
+    doubts.push(`${tokenParameter.name} is text and the answer gives ${describePath(nextCursor.path)}: read as a cursor, not a count`)
+    return { pagination: { style: "cursor", parameter: tokenParameter.name, size: pageSize(find(SIZE_PARAMS, isCount, [tokenParameter]), model), nextPath: nextCursor.path }, doubts }
   }
   if (cursorParameter !== undefined && nextUrl !== undefined && pageParameter === undefined && offsetParameter === undefined) {
     doubts.push(`the ${cursorParameter.name} parameter pages, and the answer's ${describePath(nextUrl.path)} links the next page: the link is followed`)

@@ -3,11 +3,13 @@ import { camelName, labelOf } from "./camelName.js"
 import type { CredentialArg } from "./draftAuthentication.js"
 import type { ConfigField } from "./draftBaseUrl.js"
 import { commented, Flow } from "./DraftYaml.js"
-import { detectPagination, type NextSignal, type Pagination } from "./detectPagination.js"
+import { detectPagination } from "./detectPagination.js"
 import { findListRecords, findSingleRecord } from "./findRecords.js"
-import type { OperationMatch } from "./matchOperation.js"
-import { compactName, identifierOf, jexlPath, jsonPath } from "./names.js"
+import { ACCOUNT_SCOPES, type OperationMatch, pathSegments } from "./matchOperation.js"
+import { compactName, identifierOf, jsonPath, singularNoun, snakeName } from "./names.js"
+import { describePagination, PAGE_SIZE, planPagination } from "./planPagination.js"
 import { proposeFieldMapping } from "./proposeFieldMapping.js"
+import { acceptArgs, foldArgs, isSendable } from "./requestArgs.js"
 import type { JsonObject } from "./RefResolver.js"
 import type { Category } from "./UnifiedCatalogue.js"
 
@@ -40,9 +42,24 @@ export interface ActionContext {
   readonly credentialArgs: ReadonlyArray<CredentialArg>
   /** Path parameters that scope the whole API (`company_id`) become configuration fields here. */
   readonly scopeFields: Map<string, ConfigField>
+  /** The drafted authentication methods and the schemes they come from. */
+  readonly methods: ReadonlyArray<{ readonly name: string; readonly scheme: string }>
 }
 
-const PAGE_SIZE = "page_size"
+/**
+ * A review line when the operation's security requirements leave out some drafted methods
+ * (Rippling's `/groups` takes OAuth only): called with those methods' credentials it is refused.
+ */
+const securityNote = (context: ActionContext, operation: ApiOperation): ReadonlyArray<string> => {
+  const requirements = operation.security ?? context.model.security
+  if (requirements === undefined || requirements.length === 0) return []
+  // an empty requirement ({}) lets anyone call it
+  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) return []
+  const allowed = new Set(requirements.flatMap((requirement) => Object.keys(requirement)))
+  const refused = context.methods.filter((method) => !allowed.has(method.scheme))
+  if (refused.length === 0) return []
+  return [`the document allows only ${[...allowed].join(" or ")} to call ${summaryOf(operation)}: with ${refused.map((method) => method.name).join(" or ")} it is refused`]
+}
 
 /** Header parameters the authentication already sends, or that every HTTP client sets. */
 const isTransportHeader = (name: string) => /^(authorization|content-type|accept|user-agent|x-api-key|api-?key)$/i.test(name)
@@ -98,198 +115,33 @@ const inputNamer = () => {
   }
 }
 
-/** Whether the connector parser reads `name` as plain text (it reads `$top` as a JSONPath). */
-const isLiteralName = (name: string) => !name.startsWith("$") && !name.includes("${") && !(name.startsWith("{{") && name.endsWith("}}"))
-
-/** An argument's value as a JEXL operand: `$.inputs.top` → `inputs.top`, `{{x}}` → `(x)`. */
-const asJexl = (value: unknown) => {
-  if (typeof value !== "string") return JSON.stringify(value)
-  if (value.startsWith("{{") && value.endsWith("}}")) return `(${value.slice(2, -2)})`
-  if (/^\$\.[A-Za-z0-9_.]+$/.test(value)) return value.slice(2)
-  return JSON.stringify(value)
-}
-
-/**
- * Arguments whose names the parser would read as expressions (OData's `$top`, `$filter`)
- * are sent through one spread argument per location holding an object of them; JEXL
- * writes such keys bare (`{$top: inputs.top}`), and absent values are left out of the request.
- */
-const foldArgs = (args: ReadonlyArray<Record<string, unknown>>, review: Array<string>): Array<Record<string, unknown>> => {
-  const plain = args.filter((arg) => isLiteralName(String(arg.name)))
-  const folded = new Map<string, Array<Record<string, unknown>>>()
-  for (const arg of args) {
-    if (isLiteralName(String(arg.name))) continue
-    const location = String(arg.in)
-    if ((location !== "query" && location !== "body") || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(String(arg.name))) {
-      review.push(`the ${location} parameter ${String(arg.name)} is not sent: its name reads as an expression in the connector format`)
-      continue
-    }
-    folded.set(location, [...(folded.get(location) ?? []), arg])
-  }
-  const spread = [...folded].map(([location, entries]) => ({
-    name: `${location}_parameters`,
-    value: `{{ {${entries.map((arg) => `${String(arg.name)}: ${asJexl(arg.value)}`).join(", ")}} }}`,
-    in: location,
-    spread: true
-  }))
-  return [...plain, ...spread]
-}
-
-/**
- * `Accept: application/json` when the provider describes its answer in JSON and something
- * else too (BambooHR answers XML unless asked for JSON); unified actions, which map JSON,
- * always ask for it when the answer is JSON.
- */
-const acceptArgs = (operation: ApiOperation, always: boolean): ReadonlyArray<Record<string, unknown>> => {
-  const response = operation.response
-  const json = response?.contentType !== undefined && /json/i.test(response.contentType)
-  if (!json || (!always && response!.contentTypes.length < 2)) return []
-  return [{ name: "Accept", value: /^application\/json/i.test(response!.contentType!) ? "application/json" : response!.contentType!, in: "headers" }]
-}
-
 const credentialArgs = (context: ActionContext) =>
   context.credentialArgs.map((arg) => ({ name: arg.name, value: arg.value, in: arg.in }))
 
-// ---- pagination ---------------------------------------------------------------------------
-
-interface PaginationPlan {
-  readonly args: ReadonlyArray<Record<string, unknown>>
-  readonly next: string | undefined
-  /** paginated_request parameters, when the next page is a link to follow. */
-  readonly follow: Record<string, unknown> | undefined
-}
-
-const sizeValue = (pagination: Pagination) => {
-  const size = pagination.size
-  if (size === undefined) return undefined
-  const asked = `(inputs.${PAGE_SIZE} ?? ${size.defaultSize})`
-  return size.maximum === undefined ? `{{${asked}}}` : `{{${asked} > ${size.maximum} ? ${size.maximum} : ${asked}}}`
-}
-
-const signalTest = (signal: NextSignal, stepId: string, records: string, afterPage: { readonly seen: string; readonly size: string }) => {
-  const body = (path: ReadonlyArray<string>) => jexlPath(`steps.${stepId}.output.data`, path)
-  switch (signal.kind) {
-    case "link_header":
-      return `includes(steps.${stepId}.output.headers.link, 'rel="next"')`
-    case "has_more":
-      return signal.inverted ? `!${body(signal.path)}` : `${body(signal.path)}`
-    case "next_page":
-      return `${body(signal.path)}`
-    case "total_pages":
-      return `${afterPage.seen} < ${body(signal.path)}`
-    case "total":
-      return `${afterPage.size} < ${body(signal.path)}`
-    case "present":
-      return `present(${body(signal.path)})`
-    case "full_page":
-      return `length(${records}) >= (inputs.${PAGE_SIZE} ?? 25)`
-  }
-}
-
-const planPagination = (pagination: Pagination, stepId: string, recordsPath: ReadonlyArray<string>): PaginationPlan => {
-  const size = sizeValue(pagination)
-  const sizeArg = size === undefined || pagination.size === undefined ? [] : [{ name: pagination.size.parameter, value: size, in: "query" }]
-  const records = jexlPath(`steps.${stepId}.output.data`, recordsPath)
-  switch (pagination.style) {
-    case "page": {
-      const first = pagination.firstPage
-      const current = `(inputs.cursor ?? ${first}) * 1`
-      const pagesSeen = first === 0 ? `(${current} + 1)` : current
-      const test = signalTest(pagination.signal, stepId, records, {
-        seen: pagesSeen,
-        size: `${pagesSeen} * (inputs.${PAGE_SIZE} ?? ${pagination.size?.defaultSize ?? 25})`
-      })
-      const nextValue = pagination.signal.kind === "next_page"
-        ? `"" + ${jexlPath(`steps.${stepId}.output.data`, pagination.signal.path)}`
-        : `"" + (${current} + 1)`
-      return {
-        args: [...sizeArg, { name: pagination.parameter, value: "$.inputs.cursor" , in: "query" }],
-        // jexl reads `f(x) ? a : b` only with the call in parentheses
-        next: `{{(${test}) ? ${nextValue} : null}}`,
-        follow: undefined
-      }
-    }
-    case "offset": {
-      const offset = "(inputs.cursor ?? 0) * 1"
-      const after = `${offset} + length(${records})`
-      const test = signalTest(pagination.signal, stepId, records, { seen: after, size: `(${after})` })
-      return {
-        args: [...sizeArg, { name: pagination.parameter, value: "$.inputs.cursor", in: "query" }],
-        next: `{{(${test}) && length(${records}) > 0 ? "" + (${after}) : null}}`,
-        follow: undefined
-      }
-    }
-    case "cursor":
-      return {
-        args: [...sizeArg, { name: pagination.parameter, value: "$.inputs.cursor", in: "query" }],
-        next: jsonPath(`$.steps.${stepId}.output.data`, pagination.nextPath),
-        follow: undefined
-      }
-    case "next_url":
-      return {
-        args: sizeArg,
-        next: `$.steps.${stepId}.output.next`,
-        follow: {
-          // one page per call: the caller's cursor is the provider's next link
-          maxPages: 1,
-          response: { ...(recordsPath.length === 0 ? {} : { dataKey: bodyKey(recordsPath) }), nextKey: bodyKey(pagination.nextPath) }
-        }
-      }
-    case "none":
-      return { args: sizeArg, next: undefined, follow: undefined }
-  }
-}
-
-/** `response.dataKey`/`nextKey`: a dotted key path when the names allow one, else an expression over the body. */
-const bodyKey = (path: ReadonlyArray<string>) =>
-  path.every((segment) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) ? path.join(".") : `{{${jexlPath("$", path)}}}`
-
-const describePagination = (pagination: Pagination): string => {
-  const size = pagination.size === undefined ? "" : `, ${pagination.size.parameter} for the page size`
-  switch (pagination.style) {
-    case "page":
-      return `pages by number (${pagination.parameter}, from ${pagination.firstPage}${size}); the cursor is the page number; another page follows when ${describeSignal(pagination.signal)}`
-    case "offset":
-      return `pages by offset (${pagination.parameter}${size}); the cursor is the offset; another page follows when ${describeSignal(pagination.signal)}`
-    case "cursor":
-      return `pages by cursor (${pagination.parameter}${size}); the next cursor is the answer's ${pagination.nextPath.join(".")}`
-    case "next_url":
-      return `pages by link: the answer's ${pagination.nextPath.join(".")} is the next page's URL, and the cursor (an absolute URL; a relative link is not followed)`
-    case "none":
-      return `no pagination recognized: one request${pagination.size === undefined ? "" : ` with ${pagination.size.parameter} for the page size`}`
-  }
-}
-
-const describeSignal = (signal: NextSignal) => {
-  switch (signal.kind) {
-    case "link_header":
-      return 'the Link header has rel="next"'
-    case "has_more":
-      return `${signal.path.join(".")} is ${signal.inverted ? "false" : "true"}`
-    case "next_page":
-      return `${signal.path.join(".")} names it`
-    case "total_pages":
-      return `fewer than ${signal.path.join(".")} pages were read`
-    case "total":
-      return `fewer than ${signal.path.join(".")} records were read`
-    case "present":
-      return `${signal.path.join(".")} is present`
-    case "full_page":
-      return "a page came back full (a guess)"
-  }
-}
-
-// ---- path parameters ----------------------------------------------------------------------
-
 /** Arguments for a unified action's path parameters: the record's id, its parent's, the rest from configuration. */
+/** The singular word of the literal segment just before `{parameter}` in `path`. */
+const segmentBefore = (path: string, parameter: string) => {
+  const segments = pathSegments(path)
+  const index = segments.findIndex((segment) => segment.parameters.includes(parameter))
+  for (let i = index - 1; i >= 0; i--) if (segments[i]!.literal !== "") return singularNoun(segments[i]!.literal)
+  return undefined
+}
+
+/**
+ * Arguments for a unified action's path parameters: the record's id and its parent's from the
+ * unified inputs; one that scopes a whole account (a company id) from a configuration field;
+ * any other as an input of its own, said in a review line.
+ */
 const unifiedPathArgs = (context: ActionContext, match: OperationMatch, review: Array<string>) => {
   const args: Array<Record<string, unknown>> = []
+  const inputs: Array<Record<string, unknown>> = []
   const scoped = match.resource.parent !== undefined
   for (const parameter of match.operation.parameters.filter((entry) => entry.in === "path")) {
     let value: string
+    const before = segmentBefore(match.operation.path, parameter.name)
     if (scoped && parameter.name === match.shape.parentParameter) value = "$.inputs.id"
     else if (parameter.name === match.shape.recordParameter) value = scoped ? "$.inputs.subResourceId" : "$.inputs.id"
-    else {
+    else if ((before !== undefined && ACCOUNT_SCOPES.has(before)) || [...ACCOUNT_SCOPES].some((word) => snakeName(parameter.name).split("_").includes(word))) {
       const key = camelName(parameter.name, "path")
       if (!context.scopeFields.has(key)) {
         context.scopeFields.set(key, {
@@ -303,15 +155,18 @@ const unifiedPathArgs = (context: ActionContext, match: OperationMatch, review: 
       }
       review.push(`the path parameter ${parameter.name} is not one the unified API passes: it is read from the configuration field ${key}`)
       value = `$.credentials.${key}`
+    } else {
+      const name = identifierOf(parameter.name, "input")
+      inputs.push({ name, type: "string", in: "path", required: true, description: `The ${parameter.name} of the path` })
+      review.push(`the path parameter ${parameter.name} is not one the unified API passes: it is an input of its own (${name}), given through RPC`)
+      value = `$.inputs.${name}`
     }
     args.push({ name: parameter.name, value, in: "path" })
   }
-  return args
+  return { args, inputs }
 }
 
 const UPDATED_AFTER = new Set(["updatedafter", "updatedsince", "modifiedsince", "modifiedafter", "lastmodifiedsince", "changedsince", "updatedatmin", "updatedfrom", "updatedstartdate", "lastmodifiedafter", "updatedatgte", "updatedatfrom", "since", "lastupdated", "updatedat"])
-
-// ---- unified actions ----------------------------------------------------------------------
 
 const labelFor = (actionId: string) => {
   const words = actionId.split("_").slice(1).join(" ")
@@ -321,14 +176,15 @@ const labelFor = (actionId: string) => {
 export const draftUnifiedAction = (context: ActionContext, match: OperationMatch): DraftedAction => {
   const { model } = context
   const operation = match.operation
-  const review: Array<string> = []
+  const review: Array<string> = [...securityNote(context, match.operation)]
   if (match.doubt !== undefined) review.push(`matched from ${summaryOf(operation)}: ${match.doubt}`)
   const nouns = [match.shape.noun, ...match.resource.nouns]
   const answer = operation.response?.schema
   const location = match.kind === "list" ? findListRecords(model, answer, nouns) : findSingleRecord(model, answer, nouns)
   if (location.doubt !== undefined) review.push(location.doubt)
   const fetch = "fetch"
-  const args: Array<Record<string, unknown>> = [...unifiedPathArgs(context, match, review)]
+  const path = unifiedPathArgs(context, match, review)
+  const args: Array<Record<string, unknown>> = [...path.args]
   const inputs: Array<Record<string, unknown>> = match.kind === "get"
     ? [
       { name: "id", type: "string", in: "path", required: true },
@@ -339,6 +195,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
       { name: PAGE_SIZE, type: "number", in: "query", required: false },
       { name: "cursor", type: "string", in: "query", required: false }
     ]
+  inputs.push(...path.inputs)
   let next: string | undefined
   let follow: Record<string, unknown> | undefined
   const comments: Array<string> = []
@@ -427,15 +284,13 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
   }
 }
 
-// ---- RPC actions --------------------------------------------------------------------------
-
 /** An RPC action for `operation`: its parameters as inputs, its answer as the result. */
 export const draftRpcAction = (context: ActionContext, operation: ApiOperation, actionId: string, note: string | undefined): DraftedAction => {
   const { model } = context
   const nameInput = inputNamer()
   const inputs: Array<Record<string, unknown>> = []
   const args: Array<Record<string, unknown>> = []
-  const review: Array<string> = note === undefined ? [] : [note]
+  const review: Array<string> = [...(note === undefined ? [] : [note]), ...securityNote(context, operation)]
   const addParameter = (parameter: ApiParameter) => {
     const location = parameter.in === "header" ? "headers" : parameter.in
     if (location === "cookie") {
@@ -443,6 +298,10 @@ export const draftRpcAction = (context: ActionContext, operation: ApiOperation, 
       return
     }
     if (location === "headers" && isTransportHeader(parameter.name)) return
+    if (!isSendable(parameter.name, location)) {
+      review.push(`the ${location} parameter ${parameter.name} is not sent: its name reads as an expression in the connector format`)
+      return
+    }
     const name = nameInput(parameter.name)
     const { array, type, values } = inputTypeOf(model, parameter.schema)
     const description = shortText(parameter.description, 120)

@@ -15,6 +15,8 @@ import { identifierOf } from "./names.js"
 
 export interface DraftedMethod {
   readonly name: string
+  /** The security scheme it was drafted from. */
+  readonly scheme: string
   readonly method: Record<string, unknown>
   /** Comment lines above the method. */
   readonly comments: ReadonlyArray<string>
@@ -151,6 +153,7 @@ export const draftAuthentication = (
         }
         methods.push({
           name: methodName(scheme.name),
+          scheme: scheme.name,
           method: {
             type: "custom",
             label: `${scheme.name} (API key in ${scheme.in} ${scheme.parameterName})`,
@@ -166,6 +169,7 @@ export const draftAuthentication = (
         if (scheme.scheme === "basic") {
           methods.push({
             name: methodName(scheme.name),
+            scheme: scheme.name,
             method: {
               type: "custom",
               label: `${scheme.name} (HTTP basic)`,
@@ -178,6 +182,7 @@ export const draftAuthentication = (
         } else if (scheme.scheme === "bearer") {
           methods.push({
             name: methodName(scheme.name),
+            scheme: scheme.name,
             method: {
               type: "custom",
               label: `${scheme.name} (bearer token${scheme.bearerFormat === undefined ? "" : `, ${scheme.bearerFormat}`})`,
@@ -197,15 +202,26 @@ export const draftAuthentication = (
         for (const flow of scheme.flows) {
           const name = scheme.flows.length > 1 ? `${scheme.name}_${flow.kind}` : scheme.name
           const scopes = scopesFor(model, scheme.name, flow)
+          const urlFields: Array<ConfigField> = []
           const url = (value: string | undefined, what: string) => {
             if (value === undefined) {
               review.push(`${name}: the document gives no ${what}; add it`)
               return undefined
             }
             const resolved = base.absolute(value)
+            urlFields.push(...resolved.fields.filter((field) => !urlFields.some((known) => known.key === field.key)))
             if (resolved.relative) review.push(`${name}: the ${what} ${value} is relative, read against the API's address`)
             if (resolved.url.includes("${credentials.")) review.push(`${name}: the ${what} depends on configuration fields (${resolved.url}); check they are known when the flow runs`)
+            const host = resolved.url.match(/^[a-z][a-z0-9+.-]*:\/\/([^/:?#]+)/i)?.[1]
+            if (host !== undefined && !host.includes("${") && !looksLikePublicHost(host)) {
+              review.push(`${name}: the ${what}'s host ${host} does not look like a public host name; check the URL`)
+            }
             return resolved.url
+          }
+          if ((flow.kind === "authorizationCode" || flow.kind === "clientCredentials") && flow.tokenUrl === undefined) {
+            // no token endpoint, no token: a method drafted from it could only fail (Thinkific's)
+            notUnderstood.push(schemeLine(scheme, `its ${flow.kind} flow gives no tokenUrl, so no method is drafted from it`))
+            continue
           }
           if (flow.kind === "authorizationCode") {
             const authorizationUrl = url(flow.authorizationUrl, "authorizationUrl")
@@ -213,6 +229,7 @@ export const draftAuthentication = (
             const refresh = refreshFor(name, flow, tokenUrl, base, actions, review)
             methods.push({
               name: methodName(name),
+              scheme: scheme.name,
               method: {
                 ...oauth2Base(`${scheme.name} (OAuth 2.0 authorization code)`, "authorization_code", tokenUrl, scopes),
                 ...(authorizationUrl === undefined ? {} : { authorizationUrl }),
@@ -222,7 +239,7 @@ export const draftAuthentication = (
                 ],
                 ...(refresh === undefined ? {} : { refreshAuthentication: { action: refresh } }),
                 authorization: { type: "oauth2", token: "$.credentials.accessToken", includeBearer: true },
-                ...extraConfig(extraFieldsFor(scheme.name)),
+                ...extraConfig([...urlFields, ...extraFieldsFor(scheme.name)]),
                 ...tests
               },
               comments: [
@@ -237,11 +254,13 @@ export const draftAuthentication = (
             const tokenUrl = url(flow.tokenUrl, "tokenUrl")
             methods.push({
               name: methodName(name),
+              scheme: scheme.name,
               method: {
                 ...oauth2Base(`${scheme.name} (OAuth 2.0 client credentials)`, "client_credentials", tokenUrl, scopes),
                 configFields: [
                   textField("clientId", "Client ID", description),
                   secretField("clientSecret", "Client secret"),
+                  ...urlFields,
                   ...extraFieldsFor(scheme.name)
                 ],
                 authorization: { type: "oauth2", includeBearer: true },
@@ -273,7 +292,30 @@ export const draftAuthentication = (
   if (model.schemes.length === 0) {
     review.push("the document declares no security scheme: add the provider's authentication by hand")
   }
-  return { methods, notUnderstood, review, requestArgs, actions }
+  // a requirement naming a scheme the document never declares (Rippling's "Authorization Code") is said too
+  const declared = new Set(model.schemes.map((scheme) => scheme.name))
+  const undeclared = new Set<string>()
+  for (const requirements of [model.security ?? [], ...model.operations.map((operation) => operation.security ?? [])]) {
+    for (const requirement of requirements) for (const name of Object.keys(requirement)) if (!declared.has(name)) undeclared.add(name)
+  }
+  for (const name of undeclared) review.push(`the document's security requirements name ${name}, a scheme it does not declare`)
+  // the first method is the one an account links with by default: static keys before OAuth apps
+  const rank = (drafted: DraftedMethod) =>
+    drafted.method.type !== "oauth2" ? 0 : drafted.method.grantType === "client_credentials" ? 1 : 2
+  const ordered = methods.map((drafted, index) => ({ drafted, index }))
+    .sort((a, b) => rank(a.drafted) - rank(b.drafted) || a.index - b.index)
+    .map((entry) => entry.drafted)
+  return { methods: ordered, notUnderstood, review, requestArgs, actions }
+}
+
+/** Top-level domains a provider's OAuth endpoint is likely on; any two-letter one is a country's. */
+const COMMON_TLDS = new Set(["com", "net", "org", "io", "co", "ai", "app", "dev", "cloud", "info", "biz", "tech", "online", "site", "hr", "work", "jobs", "team", "software", "services", "solutions", "global", "systems", "digital", "eu", "asia", "example"])
+
+/** `auth.example.com` yes; `app.rippling` (no known domain), `localhost` or an address no. */
+const looksLikePublicHost = (host: string) => {
+  const labels = host.toLowerCase().split(".")
+  const tld = labels[labels.length - 1]!
+  return labels.length >= 2 && !/^\d+$/.test(tld) && (tld.length === 2 || COMMON_TLDS.has(tld))
 }
 
 /** What every drafted OAuth 2.0 method starts with; keys left out when the document gives no value. */

@@ -16,8 +16,11 @@ export interface DraftedBaseUrl {
   /** Comment lines about the servers not used. */
   readonly comments: ReadonlyArray<string>
   readonly review: ReadonlyArray<string>
-  /** Turns a URL of the document (a server or an OAuth endpoint, maybe relative) into the connector's form. */
-  readonly absolute: (url: string) => { readonly url: string; readonly relative: boolean }
+  /**
+   * Turns a URL of the document (an OAuth endpoint, maybe relative) into the connector's form;
+   * `fields` are the configuration fields its own variables need beyond the base URL's.
+   */
+  readonly absolute: (url: string) => { readonly url: string; readonly relative: boolean; readonly fields: ReadonlyArray<ConfigField> }
 }
 
 const VARIABLE = /\{([^}]+)\}|<([A-Za-z][A-Za-z0-9_-]*)>/g
@@ -28,7 +31,7 @@ export const draftBaseUrl = (model: ApiModel): DraftedBaseUrl => {
   const review: Array<string> = []
   const fields = new Map<string, ConfigField>()
 
-  const interpolate = (url: string) =>
+  const interpolate = (url: string, fields: Map<string, ConfigField>) =>
     url.replace(VARIABLE, (_, braced: string | undefined, angled: string | undefined) => {
       const name = braced ?? angled!
       const key = camelName(name, "server")
@@ -65,7 +68,7 @@ export const draftBaseUrl = (model: ApiModel): DraftedBaseUrl => {
       placeholder: "https://api.example.com",
       description: "The provider's API address (scheme and host); the document does not give it"
     })
-    baseUrl = `\${credentials.baseUrl}${interpolate(path === "/" ? "" : path)}`
+    baseUrl = `\${credentials.baseUrl}${interpolate(path === "/" ? "" : path, fields)}`
     review.push(
       first === undefined
         ? "the document names no server: the base URL is a configuration field (baseUrl); put the provider's address here if it is always the same"
@@ -73,7 +76,7 @@ export const draftBaseUrl = (model: ApiModel): DraftedBaseUrl => {
     )
     origin = "${credentials.baseUrl}"
   } else {
-    baseUrl = interpolate(first.url.replace(/\/+$/, ""))
+    baseUrl = interpolate(first.url.replace(/\/+$/, ""), fields)
     origin = baseUrl.match(/^[a-z][a-z0-9+.-]*:\/\/[^/]+/i)?.[0]
   }
   if (fields.size > 0 && first !== undefined && /<[A-Za-z]/.test(first.url)) {
@@ -82,14 +85,19 @@ export const draftBaseUrl = (model: ApiModel): DraftedBaseUrl => {
 
   return {
     baseUrl,
-    get configFields() {
-      return [...fields.values()]
-    },
+    configFields: [...fields.values()],
     comments,
     review,
     absolute: (url) => {
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return { url: interpolate(url), relative: false }
-      return { url: `${origin ?? "${credentials.baseUrl}"}${url.startsWith("/") ? "" : "/"}${interpolate(url)}`, relative: true }
+      // an OAuth URL's own variables (Rippling's {appName}) belong to its method, not to every method
+      const own = new Map<string, ConfigField>()
+      const extra = () => [...own.values()].filter((field) => !fields.has(field.key as string))
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+        const absolute = interpolate(url, own)
+        return { url: absolute, relative: false, fields: extra() }
+      }
+      const relative = `${origin ?? "${credentials.baseUrl}"}${url.startsWith("/") ? "" : "/"}${interpolate(url, own)}`
+      return { url: relative, relative: true, fields: extra() }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { defaultParseLimits, parseConnector } from "@switchyard/engine"
+import { defaultParseLimits } from "@switchyard/engine"
 import { Either } from "effect"
 import type { ApiOperation } from "./ApiModel.js"
 import { type ActionContext, draftRpcAction, draftUnifiedAction, type DraftedAction, rpcActionId } from "./draftActions.js"
@@ -6,8 +6,10 @@ import { draftAuthentication } from "./draftAuthentication.js"
 import { type ConfigField, draftBaseUrl } from "./draftBaseUrl.js"
 import type { DraftRefusal } from "./DraftRefusal.js"
 import { commented, Flow, renderYaml } from "./DraftYaml.js"
+import { fitWithinLimits } from "./fitWithinLimits.js"
 import { type LoadedApiDocument, loadApiDocument } from "./loadApiDocument.js"
 import { categoryScores, matchOperations } from "./matchOperation.js"
+import { connectorKeyFor } from "./connectorKeyFor.js"
 import { readApiModel } from "./readApiModel.js"
 import { CATEGORIES, type Category, UNIFIED_CATALOGUE } from "./UnifiedCatalogue.js"
 
@@ -55,13 +57,6 @@ export const DRAFT_VERSION = "0.1.0"
 
 /** Operations the connector format cannot send (OPTIONS, TRACE) are named in a comment instead. */
 const SENDABLE: ReadonlySet<string> = new Set(["get", "post", "put", "patch", "delete", "head"])
-
-/** A connector key from a title: `Deel REST API` → `deel`. */
-export const keyFromTitle = (title: string): string => {
-  const words = title.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim().split(" ").filter((word) => word !== "")
-  while (words.length > 1 && ["api", "rest", "public", "v1", "v2", "v3", "openapi", "reference", "specification"].includes(words[words.length - 1]!)) words.pop()
-  return words.join("-").slice(0, 100).replace(/-+$/, "") || "connector"
-}
 
 const chooseCategory = (operations: ReadonlyArray<ApiOperation>, given: Category | undefined) => {
   const scores = categoryScores(operations)
@@ -132,6 +127,9 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
 
   const authentication = draftAuthentication(model, base, testAction)
   for (const message of authentication.review) review.push({ where: "authentication", message })
+  for (const drafted of authentication.methods) {
+    for (const line of drafted.comments) if (line.startsWith("review: ")) review.push({ where: "authentication", message: `${drafted.name}: ${line.slice(8)}` })
+  }
   for (const message of authentication.notUnderstood) review.push({ where: "authentication", message })
   for (const action of authentication.actions) {
     // a refresh action's id must not be taken by an operation
@@ -143,7 +141,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
     model,
     category,
     credentialArgs: authentication.requestArgs,
-    scopeFields: new Map<string, ConfigField>()
+    scopeFields: new Map<string, ConfigField>(),
+    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme }))
   }
   const unified: Array<DraftedAction> = matches.map((match) => draftUnifiedAction(context, match))
   const rpcActions: Array<DraftedAction> = rpc.map((entry) => draftRpcAction(context, entry.operation, entry.actionId, entry.note))
@@ -175,7 +174,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const refProblems = [...loaded.notes, ...model.resolver.problems()]
   for (const message of refProblems) review.push({ where: "document", message })
 
-  const key = options.key ?? keyFromTitle(model.title)
+  const key = options.key ?? connectorKeyFor(model.title, model.servers[0]?.url)
   const description = firstParagraph(model.description)
   const header = [
     `Draft connector for ${model.title}${model.apiVersion === undefined ? "" : ` (API version ${model.apiVersion})`}, written by \`switchyard connectors draft\``,
@@ -186,13 +185,14 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const render = (kept: ReadonlyArray<DraftedAction>, left: ReadonlyArray<DraftedAction>) =>
     renderYaml({
       StackOne: "1.0.0",
-      info: {
+      // the document starts with the format's version line; what the builder has to say comes next
+      info: commented({
         title: model.title,
         key,
         version: DRAFT_VERSION,
         description: description ?? `${model.title}, drafted from its ${loaded.dialect === "swagger2" ? "Swagger" : "OpenAPI"} document`,
         categories: new Flow([category])
-      },
+      }, { before: header }),
       baseUrl: commented(base.baseUrl, { after: base.review.map((line) => `review: ${line}`) }),
       ...(model.documentationUrl === undefined ? {} : { resources: model.documentationUrl }),
       authentication: commented(methods, {
@@ -217,26 +217,9 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
           ]
         }
       )
-    }, header)
+    })
 
-  // A large API can make more RPC actions than a connector may hold: the least useful go
-  // first (deprecated, then writes, then reads), each named in a comment.
-  const dropOrder = [...rpcActions].sort((a, b) => dropRank(b.operation) - dropRank(a.operation))
-  let left: Array<DraftedAction> = []
-  let kept = rpcActions
-  let yaml = render(kept, left)
-  let verdict = parseConnector(yaml)
-  for (let attempt = 0; attempt < 10 && overLimits(verdict); attempt++) {
-    const bytes = Buffer.byteLength(yaml, "utf8")
-    const perAction = bytes / Math.max(1, unified.length + kept.length)
-    const overBytes = Math.ceil((bytes - defaultParseLimits.maxBytes * 0.97) / perAction)
-    const overCount = unified.length + authentication.actions.length + kept.length - defaultParseLimits.maxActions
-    const drop = Math.max(Math.ceil(kept.length / 10), overCount, overBytes, 1)
-    left = dropOrder.slice(0, left.length + drop)
-    kept = rpcActions.filter((action) => !left.includes(action))
-    yaml = render(kept, left)
-    verdict = parseConnector(yaml)
-  }
+  const { kept, left, verdict, yaml } = fitWithinLimits(rpcActions, unified.length + authentication.actions.length, render)
   if (left.length > 0) {
     review.push({ where: "actions", message: `${left.length} RPC actions were left out to stay within a connector's limits; the comment at the end of the actions names them` })
   }
@@ -260,14 +243,6 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   }
   return { yaml, review, summary }
 }
-
-/** Higher is dropped first when a draft is too large. */
-const dropRank = (operation: ApiOperation) =>
-  (operation.deprecated ? 10 : 0) + (operation.method === "get" ? 0 : operation.method === "delete" ? 3 : 2)
-
-/** Whether the parser refused the draft for its size alone (too many actions, bytes or expressions). */
-const overLimits = (verdict: ReturnType<typeof parseConnector>) =>
-  Either.isLeft(verdict) && verdict.left.issues.some((issue) => /\((maxBytes|maxActions|maxExpressions|maxExpressionChars|maxNodes|maxExpandedChars)\)/.test(issue.message))
 
 /** Loads `text` (JSON or YAML) and drafts from it, or says why the document is refused. */
 export const draftConnectorFromText = (

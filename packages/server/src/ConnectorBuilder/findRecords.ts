@@ -47,7 +47,10 @@ export const findListRecords = (model: ApiModel, answer: JsonObject | undefined,
   }
   walk(answer, [])
   if (arrays.length === 0) {
-    return { path: [], record: undefined, doubt: "the answer holds no list that the builder could find: the records are assumed to be the answer itself" }
+    // `/companies/current`: one record, which the list answers alone (a list action answers an array)
+    return view.properties(answer).size > 0
+      ? { path: [], record: answer, doubt: "the answer is one record, not a list: the list holds it alone" }
+      : { path: [], record: undefined, doubt: "the answer holds no list that the builder could find: the records are assumed to be the answer itself" }
   }
   const nounForms = new Set(nouns.flatMap((noun) => [noun, `${noun}s`]))
   const rank = (found: Found) => {
@@ -59,6 +62,12 @@ export const findListRecords = (model: ApiModel, answer: JsonObject | undefined,
   }
   const sorted = [...arrays].sort((a, b) => rank(a) - rank(b))
   const best = sorted[0]!
+  // no list named like records, and the answer has an id of its own: it is one record (a company
+  // with its `eins` and `workLocations`), which the list answers alone
+  const own = [...view.properties(answer).keys()].map(snakeName)
+  if (rank(best) >= 50 && own.some((name) => name === "id" || name === "uuid" || nouns.some((noun) => name === `${noun}_id`))) {
+    return { path: [], record: answer, doubt: "the answer is one record, not a list: the list holds it alone" }
+  }
   const others = sorted.slice(1, 4).map((found) => found.path.join("."))
   const doubt = rank(best) >= 50
     ? `the answer's list of records is a guess (${best.path.join(".")}${others.length > 0 ? `; also ${others.join(", ")}` : ""})`

@@ -32,6 +32,7 @@ const QUALIFIERS: ReadonlySet<string> = new Set([
   "export",
   "query",
   "active",
+  "current",
   "basic",
   "full",
   "lite",
@@ -114,6 +115,32 @@ const nounScore = (noun: string, nouns: ReadonlyArray<string>): number => {
   return prefix !== undefined && /^[a-z]{1,4}$/.test(prefix) ? 1 : 0
 }
 
+/** Path words naming what a whole account works in (`/companies/{company_id}/employees`). */
+export const ACCOUNT_SCOPES: ReadonlySet<string> = new Set([
+  "company",
+  "organization",
+  "organisation",
+  "org",
+  "tenant",
+  "account",
+  "workspace",
+  "site",
+  "client",
+  "customer",
+  "legal_entity",
+  "employer",
+  "business",
+  "environment",
+  "instance",
+  "realm",
+  "subdomain",
+  "domain",
+  "partner"
+])
+
+/** Path words of logs and reports: `/org/activities/assignments` is a log of assignments, not the resource. */
+const RECORD_OF_EVENTS: ReadonlySet<string> = new Set(["activity", "log", "audit", "audit_log", "event_log", "report", "export", "changelog"])
+
 /** Path words that put an operation in one category's area (`/applicant_tracking/jobs` are not HR jobs). */
 const AREAS: Readonly<Record<Category, ReadonlyArray<string>>> = {
   hris: ["hris", "hr", "hcm", "personnel", "core_hr"],
@@ -133,8 +160,12 @@ const elsewhere = (path: string, category: Category): boolean => {
 }
 
 /** Every noun a category's resources (and their parents) are known by. */
-const knownNouns = (category: Category): ReadonlySet<string> =>
-  new Set(UNIFIED_CATALOGUE[category].flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])]))
+const KNOWN_NOUNS: Readonly<Record<Category, ReadonlySet<string>>> = {
+  hris: new Set(UNIFIED_CATALOGUE.hris.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])])),
+  ats: new Set(UNIFIED_CATALOGUE.ats.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])])),
+  lms: new Set(UNIFIED_CATALOGUE.lms.flatMap((resource) => [...resource.nouns, ...(resource.parent ?? [])]))
+}
+const knownNouns = (category: Category): ReadonlySet<string> => KNOWN_NOUNS[category]
 
 export interface OperationMatch {
   readonly operation: ApiOperation
@@ -155,6 +186,7 @@ export const matchOperation = (operation: ApiOperation, category: Category): Ope
   if (operation.method !== "get") return undefined
   const shape = pathShape(operation.path)
   if (shape === undefined || shape.noun === "" || elsewhere(operation.path, category)) return undefined
+  if (pathWords(operation.path).some((word) => word !== shape.noun && RECORD_OF_EVENTS.has(word))) return undefined
   let best: OperationMatch | undefined
   for (const resource of UNIFIED_CATALOGUE[category]) {
     const actionId = shape.kind === "list" ? resource.list : resource.get
@@ -174,8 +206,9 @@ export const matchOperation = (operation: ApiOperation, category: Category): Ope
     } else {
       score = noun * 2
       if (shape.parentNoun !== undefined) {
-        // `/companies/{id}/employees` scopes employees; `/projects/{id}/tasks` are not HR tasks
-        if (!knownNouns(category).has(shape.parentNoun)) continue
+        // `/companies/{id}/employees` are the account's employees; `/chapters/{id}/contents`
+        // or `/projects/{id}/tasks` are a subset, not the unified list
+        if (!ACCOUNT_SCOPES.has(shape.parentNoun)) continue
         doubt ??= `the path reads it under ${shape.parentNoun}`
         score -= 1
       }

@@ -4,9 +4,12 @@
  * reduced to their singular, so that `employees`, `Employee` and `employee` meet.
  */
 
+/** `Ünïcode` → `Unicode`: letters keep their base when names are cut down to ASCII. */
+export const withoutAccents = (text: string): string => text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+
 /** snake_case of any spelling: camelCase, PascalCase, kebab-case, spaces and punctuation. */
 export const snakeName = (text: string): string =>
-  text
+  withoutAccents(text)
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .toLowerCase()

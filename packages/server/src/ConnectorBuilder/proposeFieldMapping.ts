@@ -118,7 +118,7 @@ const nameRank = (candidate: Candidate, order: ReadonlyArray<string>) => {
 
 /** 3: the field's own name; 2: a synonym; 1: a guess; 0: no match. */
 const scoreOf = (field: UnifiedField, candidate: Candidate, names: ReadonlySet<string>, guesses: ReadonlySet<string>) => {
-  if (!field.key.includes(".") && candidate.keys.length === 1 && candidate.keys[0] === compactName(field.key)) return 3
+  if (field.ownName && !field.key.includes(".") && candidate.keys.length === 1 && candidate.keys[0] === compactName(field.key)) return 3
   if (candidate.keys.some((key) => names.has(key))) return 2
   if (candidate.keys.some((key) => guesses.has(key))) return 1
   return 0
@@ -231,6 +231,7 @@ export const proposeFieldMapping = (
     if (field.array) entry.array = true
     if (field.type === "enum") entry.enumMapper = enumMapperFor(field, chosen, review)
     mapped.push({ targetFieldKey: field.key, entry })
+    if (field.note !== undefined) review.push(`${field.key} ← ${expression}: ${field.note}`)
     // a choice by the second-best or later synonym is worth a look; by the field's first one it is the convention
     if (atTop.length > 1 && top === 2 && nameRank(atTop[0]!.candidate, order) > 1) {
       review.push(`${field.key} ← ${expression} chosen over ${atTop.slice(1, 4).map((other) => describe(other.candidate)).join(", ")}`)
