@@ -8,6 +8,7 @@ import {
 } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
+import * as Semver from "semver"
 import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { checkUrlSettings } from "../Accounts/urlSettings.js"
@@ -59,7 +60,10 @@ export class ConnectorProfiles extends Effect.Service<ConnectorProfiles>()("Swit
         const version = resolveSpec(candidates, spec)
         if (version === undefined) {
           return yield* new InvalidConnectorProfile({
-            message: `No version of connector ${key} matches "${spec}" (available: ${candidates.map((c) => c.version).join(", ")})`
+            // in semver order: the rows come in whatever order the database keeps them
+            message: `No version of connector ${key} matches "${spec}" (available: ${
+              candidates.map((c) => c.version).sort(Semver.compare).join(", ")
+            })`
           })
         }
         const connector = yield* registry.load(version)
