@@ -715,6 +715,33 @@ describe("connectors draft", () => {
     ])
   })
 
+  it.effect("sends the query parameters that belong to the account from its configuration, and asks for JSON where a format parameter can", () =>
+    Effect.gen(function*() {
+      const common = [
+        { name: "source", in: "query", required: true, description: "Who calls", schema: { type: "string" } },
+        { name: "format", in: "query", description: "set to json for JSON answers", schema: { type: "string" } }
+      ]
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Learnly", version: "1" },
+        servers: [{ url: "https://api.learnly.example/v1" }],
+        components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "apikey" } } },
+        paths: {
+          "/users": { get: { parameters: common, responses: answers({ type: "array", items: { type: "object", properties: { Id: { type: "string" } } } }) } },
+          "/courses": { get: { parameters: common, responses: answers({ type: "array", items: { type: "object", properties: { Id: { type: "string" } } } }) } },
+          "/teams": { post: { parameters: [common[0]], responses: answers({ type: "object" }) } }
+        }
+      })
+      const parsed = parsedOf(draft)
+      expect(methodOf(parsed, "key").configFields?.map((field) => field.key)).toEqual(["source", "apiKey"])
+      // neither becomes an input: the unified API would never pass them
+      expect(actionOf(parsed, "lms_list_users").inputs?.map((input) => input.name)).toEqual(["page_size", "cursor"])
+      expect(actionOf(parsed, "post_teams").inputs).toBeUndefined()
+      const { requests } = yield* run(parsed, "lms_list_users", {}, { source: "acme-app", apiKey: "k" }, () => json([{ Id: "u1" }]))
+      expect(requests[0]!.url).toBe("https://api.learnly.example/v1/users?source=acme-app&format=json")
+      expect(remarks(draft, "the source query parameter, which 3 of the 3 operations require, is a configuration field")).toBe(true)
+    }))
+
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {
     expect(refusalOf("")).toBe("the document is empty")
     expect(refusalOf("just some words")).toBe("the document is not an OpenAPI description: it is a single text value, not an object with `openapi` and `paths`")

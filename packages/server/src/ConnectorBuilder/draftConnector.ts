@@ -1,6 +1,7 @@
 import { defaultParseLimits } from "@switchyard/engine"
 import { Either } from "effect"
 import type { ApiOperation } from "./ApiModel.js"
+import { accountParameters } from "./accountParameters.js"
 import { type ActionContext, draftRpcAction, draftUnifiedAction, type DraftedAction, rpcActionId } from "./draftActions.js"
 import { draftAuthentication } from "./draftAuthentication.js"
 import { type ConfigField, draftBaseUrl } from "./draftBaseUrl.js"
@@ -137,12 +138,15 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
     if (clash >= 0) rpc[clash] = { ...rpc[clash]!, actionId: `${rpc[clash]!.actionId}_operation` }
   }
 
+  const account = accountParameters(model)
+  for (const message of account.review) review.push({ where: "actions", message })
   const context: ActionContext = {
     model,
     category,
     credentialArgs: authentication.requestArgs,
     scopeFields: new Map<string, ConfigField>(),
-    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme }))
+    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme })),
+    accountParameters: account
   }
   const unified: Array<DraftedAction> = matches.map((match) => draftUnifiedAction(context, match))
   const rpcActions: Array<DraftedAction> = rpc.map((entry) => draftRpcAction(context, entry.operation, entry.actionId, entry.note))
@@ -151,7 +155,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   }
 
   // configuration every method needs: server variables, then path parameters that scope the API
-  const sharedFields = [...base.configFields, ...context.scopeFields.values()]
+  const sharedFields = [...base.configFields, ...account.configFields, ...context.scopeFields.values()]
   const methods = authentication.methods.map((drafted) => {
     const own = (drafted.method.configFields as ReadonlyArray<ConfigField> | undefined) ?? []
     const keys = new Set(own.map((field) => field.key))
@@ -206,7 +210,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
         [...unified.map((action) => action.value), ...authentication.actions, ...kept.map((action) => action.value)],
         {
           before: [
-            `${unified.length} unified action${unified.length === 1 ? "" : "s"} (${category}), then ${kept.length} RPC action${kept.length === 1 ? "" : "s"} for the other operations`
+            `${unified.length} unified action${unified.length === 1 ? "" : "s"} (${category}), then ${kept.length} RPC action${kept.length === 1 ? "" : "s"} for the other operations`,
+            ...account.review
           ],
           after: [
             ...unsendable.map((operation) => `not drafted: ${operation.method.toUpperCase()} ${operation.path} (the connector format sends GET, POST, PUT, PATCH, DELETE and HEAD)`),
