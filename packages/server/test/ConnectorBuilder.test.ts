@@ -208,8 +208,11 @@ describe("connectors draft", () => {
       expect(byKey["first_name"]).toMatchObject({ expression: "$.firstName", type: "string" })
       expect(byKey["work_email"]).toMatchObject({ expression: "$.workEmail" })
       expect(byKey["hire_date"]).toMatchObject({ expression: "$.hireDate", type: "datetime_string" })
-      expect(byKey["home_location.city"]).toMatchObject({ expression: "$.address.city" })
-      expect(byKey["home_location.zip_code"]).toMatchObject({ expression: "$.address.postalCode" })
+      // an address is one object, whole or null, never half-filled
+      expect(byKey["home_location"]).toEqual({
+        targetFieldKey: "home_location",
+        expression: "{{$.address != null ? {city: $.address.city, zip_code: $.address.postalCode} : null}}"
+      })
       expect(byKey["manager_id"]).toMatchObject({ expression: "$.manager.id" })
       expect(byKey["employment_status"]).toMatchObject({
         type: "enum",
@@ -740,6 +743,57 @@ describe("connectors draft", () => {
       const { requests } = yield* run(parsed, "lms_list_users", {}, { source: "acme-app", apiKey: "k" }, () => json([{ Id: "u1" }]))
       expect(requests[0]!.url).toBe("https://api.learnly.example/v1/users?source=acme-app&format=json")
       expect(remarks(draft, "the source query parameter, which 3 of the 3 operations require, is a configuration field")).toBe(true)
+    }))
+
+  it.effect("builds addresses whole or null, reads country codes only from codes, and takes title for a job title", () =>
+    Effect.gen(function*() {
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Shapes", version: "1" },
+        servers: [{ url: "https://api.shapes.example" }],
+        paths: {
+          "/employees": {
+            get: {
+              responses: answers({
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    id: { type: "string" },
+                    title: { type: "string" },
+                    home_address: { type: "object", properties: { line1: { type: "string" }, city: { type: "string" }, country: { type: "string" } } }
+                  }
+                }
+              })
+            }
+          },
+          "/companies/current": { get: { responses: answers({ type: "object", properties: { id: { type: "string" }, name: { type: "string" }, offices: { type: "array", items: { type: "object" } } } }) } },
+          "/org/activities/locations": { get: { responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } }) } }
+        }
+      })
+      const parsed = parsedOf(draft)
+      // the current company is the companies list's one record; an activity log of locations is no location list
+      expect(parsed.definition.actions.map((action) => action.actionId)).toEqual(["hris_list_employees", "hris_list_companies", "get_org_activities_locations"])
+      const answer = [
+        { id: "1", title: "Welder", home_address: { line1: "1 Main St", city: "Lyon", country: "fr" } },
+        { id: "2", home_address: { city: "Utrecht", country: "Netherlands" } },
+        { id: "3", home_address: null }
+      ]
+      const { output } = yield* run(parsed, "hris_list_employees", {}, {}, () => json(answer))
+      expect(output.data).toEqual([
+        {
+          id: "1",
+          remote_id: "1",
+          job_title: "Welder",
+          home_location: { street_1: "1 Main St", city: "Lyon", country: { value: "FR", source_value: "fr" } }
+        },
+        { id: "2", remote_id: "2", home_location: { city: "Utrecht", country: { value: "unmapped_value", source_value: "Netherlands" } } },
+        // no address, no object (jexl's null leaves the field out, as the built-in connectors' addresses do)
+        { id: "3", remote_id: "3" }
+      ])
+      const company = yield* run(parsed, "hris_list_companies", {}, {}, () => json({ id: "c1", name: "Acme", offices: [] }))
+      expect(company.output.data).toEqual([{ id: "c1", remote_id: "c1", name: "Acme" }])
+      expect(remarks(draft, "review: the answer is one record, not a list: the list holds it alone")).toBe(true)
     }))
 
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {

@@ -294,7 +294,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
     actionId: match.actionId,
     value,
     operation,
-    counts: { fieldsMapped: mapping.mapped.length, fieldsForReview: mapping.review.length, fieldsUnmapped: mapping.unmapped.length },
+    counts: { fieldsMapped: mapping.fieldCount, fieldsForReview: mapping.review.length, fieldsUnmapped: mapping.unmapped.length },
     review: [...review, ...mapping.review]
   }
 }
