@@ -796,6 +796,51 @@ describe("connectors draft", () => {
       expect(remarks(draft, "review: the answer is one record, not a list: the list holds it alone")).toBe(true)
     }))
 
+  it.effect("reads a user's assignments and completions from a list narrowed by query parameters when no path names them", () =>
+    Effect.gen(function*() {
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Enrolly", version: "1" },
+        servers: [{ url: "https://api.enrolly.example" }],
+        paths: {
+          "/enrollments": {
+            get: {
+              parameters: [
+                { name: "query[user_id]", in: "query", schema: { type: "number" } },
+                { name: "query[completed]", in: "query", schema: { type: "boolean" } }
+              ],
+              responses: answers({
+                type: "array",
+                items: { type: "object", properties: { id: { type: "string" }, user_id: { type: "number" }, course_id: { type: "number" }, completed_at: { type: "string", format: "date-time" } } }
+              })
+            }
+          }
+        }
+      }, { category: "lms" })
+      const parsed = parsedOf(draft)
+      expect(parsed.definition.actions.map((action) => action.actionId)).toEqual([
+        "lms_list_user_assignments",
+        "lms_list_user_completions",
+        "lms_list_assignments",
+        "lms_list_completions"
+      ])
+      const { output, requests } = yield* run(parsed, "lms_list_user_completions", { id: "42" }, {}, () =>
+        json([{ id: "e1", user_id: 42, course_id: 7, completed_at: "2024-03-01T09:00:00Z" }]))
+      expect(requests[0]!.url).toBe("https://api.enrolly.example/enrollments?query%5Buser_id%5D=42&query%5Bcompleted%5D=true")
+      expect(output.data).toEqual([{
+        id: "e1",
+        remote_id: "e1",
+        completed_at: "2024-03-01T09:00:00.000Z",
+        user_id: "42",
+        remote_user_id: "42",
+        course_id: "7",
+        remote_course_id: "7",
+        learning_object_id: "7",
+        remote_learning_object_id: "7"
+      }])
+      expect(remarks(draft, "review: matched from GET /enrollments: no operation reads these records by path: drafted from GET /enrollments?query[user_id]=<id>&query[completed]=true")).toBe(true)
+    }))
+
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {
     expect(refusalOf("")).toBe("the document is empty")
     expect(refusalOf("just some words")).toBe("the document is not an OpenAPI description: it is a single text value, not an object with `openapi` and `paths`")

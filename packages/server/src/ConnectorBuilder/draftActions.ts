@@ -198,7 +198,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
   if (location.doubt !== undefined) review.push(location.doubt)
   const fetch = "fetch"
   const path = unifiedPathArgs(context, match, review)
-  const args: Array<Record<string, unknown>> = [...path.args]
+  const args: Array<Record<string, unknown>> = [...path.args, ...(match.filters ?? []).map((filter) => ({ ...filter, in: "query" }))]
   const inputs: Array<Record<string, unknown>> = match.kind === "get"
     ? [
       { name: "id", type: "string", in: "path", required: true },
@@ -221,7 +221,9 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
     follow = plan.follow
     comments.push(describePagination(finding.pagination))
     review.push(...finding.doubts)
-    const updatedAfter = operation.parameters.find((parameter) => parameter.in === "query" && UPDATED_AFTER.has(compactName(parameter.name)))
+    const updatedAfter = operation.parameters.find((parameter) =>
+      parameter.in === "query" && UPDATED_AFTER.has(compactName(parameter.name.match(/\[([^\]]+)\]$/)?.[1] ?? parameter.name))
+    )
     if (updatedAfter !== undefined) {
       inputs.push({ name: "filter_updated_after", type: "datetime_string", in: "query", required: false })
       args.push({ name: updatedAfter.name, value: "$.inputs.filter_updated_after", in: "query" })

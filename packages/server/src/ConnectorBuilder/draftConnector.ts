@@ -9,6 +9,7 @@ import type { DraftRefusal } from "./DraftRefusal.js"
 import { commented, Flow, renderYaml } from "./DraftYaml.js"
 import { fitWithinLimits } from "./fitWithinLimits.js"
 import { type LoadedApiDocument, loadApiDocument } from "./loadApiDocument.js"
+import { deriveFilteredMatches } from "./deriveFilteredMatches.js"
 import { categoryScores, matchOperations } from "./matchOperation.js"
 import { connectorKeyFor } from "./connectorKeyFor.js"
 import { readApiModel } from "./readApiModel.js"
@@ -92,7 +93,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const review: Array<ReviewItem> = []
   const { chosen, passedOver } = matchOperations(model.operations, category)
   const order = catalogueOrder(category)
-  const matches = [...chosen].sort((a, b) => (order.get(a.actionId) ?? 0) - (order.get(b.actionId) ?? 0))
+  const matches = [...chosen, ...deriveFilteredMatches(chosen, category)]
+    .sort((a, b) => (order.get(a.actionId) ?? 0) - (order.get(b.actionId) ?? 0))
   const matched = new Set(matches.map((match) => match.operation))
 
   const base = draftBaseUrl(model)
