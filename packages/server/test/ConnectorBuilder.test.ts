@@ -937,6 +937,16 @@ describe("connectors draft", () => {
     expect(draft.review.some((item) => item.where === "actions")).toBe(true)
   })
 
+  it("drafts RPC actions for all other operations, only the reads, or none, as asked", () => {
+    const ids = (rpc: "all" | "reads" | "none") => parsedOf(draftOf(openApi30(), { rpc })).definition.actions.map((action) => action.actionId)
+    expect(ids("all")).toEqual(["hris_list_employees", "hris_get_employee", "create_employee", "post_reports_by_report_id_run"])
+    expect(ids("reads")).toEqual(["hris_list_employees", "hris_get_employee"])
+    expect(ids("none")).toEqual(["hris_list_employees", "hris_get_employee"])
+    const none = draftOf(openApi30(), { rpc: "none" })
+    expect(none.summary.rpcActions).toBe(0)
+    expect(remarks(none, "not drafted (--rpc none): 2 other operations")).toBe(true)
+  })
+
   it("writes YAML whose comments are comments: the text parses to the same connector without them", () => {
     const draft = draftOf(openApi30())
     const withoutComments = draft.yaml.split("\n").filter((line) => !line.trim().startsWith("#")).join("\n")

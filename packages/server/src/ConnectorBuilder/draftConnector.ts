@@ -28,7 +28,13 @@ export interface DraftOptions {
   readonly category?: Category | undefined
   /** The connector key; made from the document's title when absent. */
   readonly key?: string | undefined
+  /** Which other operations become RPC actions: all (the default), reads (GET and HEAD) or none. */
+  readonly rpc?: RpcChoice | undefined
 }
+
+export type RpcChoice = "all" | "reads" | "none"
+
+export const RPC_CHOICES: ReadonlyArray<RpcChoice> = ["all", "reads", "none"]
 
 export interface ReviewItem {
   /** An action id, `authentication`, `baseUrl` or `document`. */
@@ -104,10 +110,16 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const usedIds = new Set(matches.map((match) => match.actionId))
   const rpc: Array<{ readonly operation: ApiOperation; readonly actionId: string; readonly note: string | undefined }> = []
   const unsendable: Array<ApiOperation> = []
+  const unwanted: Array<ApiOperation> = []
+  const rpcChoice = options.rpc ?? "all"
   for (const operation of model.operations) {
     if (matched.has(operation)) continue
     if (!SENDABLE.has(operation.method)) {
       unsendable.push(operation)
+      continue
+    }
+    if (rpcChoice === "none" || (rpcChoice === "reads" && operation.method !== "get" && operation.method !== "head")) {
+      unwanted.push(operation)
       continue
     }
     let actionId = rpcActionId(operation)
@@ -216,6 +228,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
             ...account.review
           ],
           after: [
+            ...(unwanted.length === 0 ? [] : [`not drafted (--rpc ${rpcChoice}): ${unwanted.length} other operation${unwanted.length === 1 ? "" : "s"}`]),
             ...unsendable.map((operation) => `not drafted: ${operation.method.toUpperCase()} ${operation.path} (the connector format sends GET, POST, PUT, PATCH, DELETE and HEAD)`),
             ...(left.length === 0 ? [] : [
               `not drafted, to stay within what a connector may hold (${defaultParseLimits.maxActions} actions, ${defaultParseLimits.maxBytes / 1024} KiB), ${left.length} RPC actions:`,
