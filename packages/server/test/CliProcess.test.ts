@@ -138,7 +138,7 @@ describe("the CLI", () => {
           "keys list [--project project-id]",
           "keys create [--project project-id] [--scope full_access|read_only|accounts|actions] [--name name]",
           "keys revoke <key-id>",
-          "connectors draft --openapi file [--category hris | ats | lms] [--key key] [--out file]"
+          "connectors draft --openapi file [--category hris | ats | lms] [--key key] [--out file] [--rpc all | reads | none]"
         ]
       ) expect(help.output).toContain(command)
     }

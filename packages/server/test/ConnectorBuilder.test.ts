@@ -208,8 +208,11 @@ describe("connectors draft", () => {
       expect(byKey["first_name"]).toMatchObject({ expression: "$.firstName", type: "string" })
       expect(byKey["work_email"]).toMatchObject({ expression: "$.workEmail" })
       expect(byKey["hire_date"]).toMatchObject({ expression: "$.hireDate", type: "datetime_string" })
-      expect(byKey["home_location.city"]).toMatchObject({ expression: "$.address.city" })
-      expect(byKey["home_location.zip_code"]).toMatchObject({ expression: "$.address.postalCode" })
+      // an address is one object, whole or null, never half-filled
+      expect(byKey["home_location"]).toEqual({
+        targetFieldKey: "home_location",
+        expression: "{{$.address != null ? {city: $.address.city, zip_code: $.address.postalCode} : null}}"
+      })
       expect(byKey["manager_id"]).toMatchObject({ expression: "$.manager.id" })
       expect(byKey["employment_status"]).toMatchObject({
         type: "enum",
@@ -715,6 +718,129 @@ describe("connectors draft", () => {
     ])
   })
 
+  it.effect("sends the query parameters that belong to the account from its configuration, and asks for JSON where a format parameter can", () =>
+    Effect.gen(function*() {
+      const common = [
+        { name: "source", in: "query", required: true, description: "Who calls", schema: { type: "string" } },
+        { name: "format", in: "query", description: "set to json for JSON answers", schema: { type: "string" } }
+      ]
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Learnly", version: "1" },
+        servers: [{ url: "https://api.learnly.example/v1" }],
+        components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "apikey" } } },
+        paths: {
+          "/users": { get: { parameters: common, responses: answers({ type: "array", items: { type: "object", properties: { Id: { type: "string" } } } }) } },
+          "/courses": { get: { parameters: common, responses: answers({ type: "array", items: { type: "object", properties: { Id: { type: "string" } } } }) } },
+          "/teams": { post: { parameters: [common[0]], responses: answers({ type: "object" }) } }
+        }
+      })
+      const parsed = parsedOf(draft)
+      expect(methodOf(parsed, "key").configFields?.map((field) => field.key)).toEqual(["source", "apiKey"])
+      // neither becomes an input: the unified API would never pass them
+      expect(actionOf(parsed, "lms_list_users").inputs?.map((input) => input.name)).toEqual(["page_size", "cursor"])
+      expect(actionOf(parsed, "post_teams").inputs).toBeUndefined()
+      const { requests } = yield* run(parsed, "lms_list_users", {}, { source: "acme-app", apiKey: "k" }, () => json([{ Id: "u1" }]))
+      expect(requests[0]!.url).toBe("https://api.learnly.example/v1/users?source=acme-app&format=json")
+      expect(remarks(draft, "the source query parameter, which 3 of the 3 operations require, is a configuration field")).toBe(true)
+    }))
+
+  it.effect("builds addresses whole or null, reads country codes only from codes, and takes title for a job title", () =>
+    Effect.gen(function*() {
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Shapes", version: "1" },
+        servers: [{ url: "https://api.shapes.example" }],
+        paths: {
+          "/employees": {
+            get: {
+              responses: answers({
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    id: { type: "string" },
+                    title: { type: "string" },
+                    home_address: { type: "object", properties: { line1: { type: "string" }, city: { type: "string" }, country: { type: "string" } } }
+                  }
+                }
+              })
+            }
+          },
+          "/companies/current": { get: { responses: answers({ type: "object", properties: { id: { type: "string" }, name: { type: "string" }, offices: { type: "array", items: { type: "object" } } } }) } },
+          "/org/activities/locations": { get: { responses: answers({ type: "array", items: { type: "object", properties: { id: { type: "string" } } } }) } }
+        }
+      })
+      const parsed = parsedOf(draft)
+      // the current company is the companies list's one record; an activity log of locations is no location list
+      expect(parsed.definition.actions.map((action) => action.actionId)).toEqual(["hris_list_employees", "hris_list_companies", "get_org_activities_locations"])
+      const answer = [
+        { id: "1", title: "Welder", home_address: { line1: "1 Main St", city: "Lyon", country: "fr" } },
+        { id: "2", home_address: { city: "Utrecht", country: "Netherlands" } },
+        { id: "3", home_address: null }
+      ]
+      const { output } = yield* run(parsed, "hris_list_employees", {}, {}, () => json(answer))
+      expect(output.data).toEqual([
+        {
+          id: "1",
+          remote_id: "1",
+          job_title: "Welder",
+          home_location: { street_1: "1 Main St", city: "Lyon", country: { value: "FR", source_value: "fr" } }
+        },
+        { id: "2", remote_id: "2", home_location: { city: "Utrecht", country: { value: "unmapped_value", source_value: "Netherlands" } } },
+        // no address, no object (jexl's null leaves the field out, as the built-in connectors' addresses do)
+        { id: "3", remote_id: "3" }
+      ])
+      const company = yield* run(parsed, "hris_list_companies", {}, {}, () => json({ id: "c1", name: "Acme", offices: [] }))
+      expect(company.output.data).toEqual([{ id: "c1", remote_id: "c1", name: "Acme" }])
+      expect(remarks(draft, "review: the answer is one record, not a list: the list holds it alone")).toBe(true)
+    }))
+
+  it.effect("reads a user's assignments and completions from a list narrowed by query parameters when no path names them", () =>
+    Effect.gen(function*() {
+      const draft = draftOf({
+        openapi: "3.0.0",
+        info: { title: "Enrolly", version: "1" },
+        servers: [{ url: "https://api.enrolly.example" }],
+        paths: {
+          "/enrollments": {
+            get: {
+              parameters: [
+                { name: "query[user_id]", in: "query", schema: { type: "number" } },
+                { name: "query[completed]", in: "query", schema: { type: "boolean" } }
+              ],
+              responses: answers({
+                type: "array",
+                items: { type: "object", properties: { id: { type: "string" }, user_id: { type: "number" }, course_id: { type: "number" }, completed_at: { type: "string", format: "date-time" } } }
+              })
+            }
+          }
+        }
+      }, { category: "lms" })
+      const parsed = parsedOf(draft)
+      expect(parsed.definition.actions.map((action) => action.actionId)).toEqual([
+        "lms_list_user_assignments",
+        "lms_list_user_completions",
+        "lms_list_assignments",
+        "lms_list_completions"
+      ])
+      const { output, requests } = yield* run(parsed, "lms_list_user_completions", { id: "42" }, {}, () =>
+        json([{ id: "e1", user_id: 42, course_id: 7, completed_at: "2024-03-01T09:00:00Z" }]))
+      expect(requests[0]!.url).toBe("https://api.enrolly.example/enrollments?query%5Buser_id%5D=42&query%5Bcompleted%5D=true")
+      expect(output.data).toEqual([{
+        id: "e1",
+        remote_id: "e1",
+        completed_at: "2024-03-01T09:00:00.000Z",
+        user_id: "42",
+        remote_user_id: "42",
+        course_id: "7",
+        remote_course_id: "7",
+        learning_object_id: "7",
+        remote_learning_object_id: "7"
+      }])
+      expect(remarks(draft, "review: matched from GET /enrollments: no operation reads these records by path: drafted from GET /enrollments?query[user_id]=<id>&query[completed]=true")).toBe(true)
+    }))
+
   it("refuses what is not an OpenAPI document, has no paths, or is too large, saying why", () => {
     expect(refusalOf("")).toBe("the document is empty")
     expect(refusalOf("just some words")).toBe("the document is not an OpenAPI description: it is a single text value, not an object with `openapi` and `paths`")
@@ -809,6 +935,16 @@ describe("connectors draft", () => {
     expect(remarks(draft, `not drafted, to stay within what a connector may hold (500 actions, 512 KiB), ${left} RPC actions:`)).toBe(true)
     expect(remarksOf(draft.yaml).filter((remark) => /^- POST \/things\d+\/\{thingId\}$/.test(remark))).toHaveLength(left)
     expect(draft.review.some((item) => item.where === "actions")).toBe(true)
+  })
+
+  it("drafts RPC actions for all other operations, only the reads, or none, as asked", () => {
+    const ids = (rpc: "all" | "reads" | "none") => parsedOf(draftOf(openApi30(), { rpc })).definition.actions.map((action) => action.actionId)
+    expect(ids("all")).toEqual(["hris_list_employees", "hris_get_employee", "create_employee", "post_reports_by_report_id_run"])
+    expect(ids("reads")).toEqual(["hris_list_employees", "hris_get_employee"])
+    expect(ids("none")).toEqual(["hris_list_employees", "hris_get_employee"])
+    const none = draftOf(openApi30(), { rpc: "none" })
+    expect(none.summary.rpcActions).toBe(0)
+    expect(remarks(none, "not drafted (--rpc none): 2 other operations")).toBe(true)
   })
 
   it("writes YAML whose comments are comments: the text parses to the same connector without them", () => {

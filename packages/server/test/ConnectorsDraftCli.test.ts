@@ -77,12 +77,14 @@ describe("switchyard connectors draft", () => {
       // the YAML went to the file, not to the terminal
       expect(drafted.output).not.toContain("StackOne: 1.0.0")
 
-      // without --out the YAML is the standard output, and --category decides
-      const printed = await runCli(["connectors", "draft", "--openapi", source, "--category", "lms"], offline)
+      // without --out the YAML is the standard output, and --category decides; --rpc none drafts no RPC action
+      const printed = await runCli(["connectors", "draft", "--openapi", source, "--category", "lms", "--rpc", "none"], offline)
       expect(printed.code).toBe(0)
       expect(printed.output).toContain("StackOne: 1.0.0")
       expect(printed.output).toContain("categories: [lms]")
       expect(printed.output).toContain("drafted standard output from")
+      expect(printed.output).toContain("  RPC actions for the other operations:  0")
+      expect(printed.output).toContain("# not drafted (--rpc none): 1 other operation")
 
       // refusals: the reason, the usage, exit code 1, and no file written
       const notOpenApi = Path.join(dir, "package.json")
@@ -98,6 +100,7 @@ describe("switchyard connectors draft", () => {
           [["--openapi", dir], `switchyard: --openapi ${dir}: not a file`],
           [["--openapi", source, "--key", "Tiny HR"], "switchyard: --key Tiny HR: a connector key is lowercase letters, digits, _ and - (at most 100)"],
           [["--openapi", source, "--category", "crm"], "Expected one of the following cases: hris, ats, lms"],
+          [["--openapi", source, "--rpc", "some"], "Expected one of the following cases: all, reads, none"],
           [[], "Expected to find option: '--openapi'"]
         ] as const
       ) {

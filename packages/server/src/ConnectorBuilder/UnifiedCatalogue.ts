@@ -15,6 +15,8 @@ export const CATEGORIES: ReadonlyArray<Category> = ["hris", "ats", "lms"]
 
 export type UnifiedFieldType = "string" | "number" | "boolean" | "datetime_string" | "enum"
 
+export type CodeKind = "country" | "language" | "code"
+
 export interface UnifiedField {
   /** Dotted for a field inside an object (`home_location.city`). */
   readonly key: string
@@ -24,8 +26,11 @@ export interface UnifiedField {
   readonly names: ReadonlyArray<string>
   /** Provider names that may mean it: proposed for review only. */
   readonly guesses: ReadonlyArray<string>
-  /** Enum values; `"code"` for an enum of standard codes (countries, languages) passed through. */
-  readonly values?: ReadonlyArray<string> | "code"
+  /**
+   * Enum values; or codes: `country` (ISO 3166-1 alpha-2) and `language` (ISO 639-2) are read
+   * from the provider's text when it is one, other `code`s are passed through.
+   */
+  readonly values?: ReadonlyArray<string> | CodeKind
   /** Provider spellings (normalized: lower case letters and digits) of enum values. */
   readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Whether a provider property of the field's own name means it (false for `title`, more often a job title). */
@@ -81,7 +86,7 @@ const date = (key: string, ...names: ReadonlyArray<string>) => field(key, "datet
 const strs = (key: string, ...names: ReadonlyArray<string>) => field(key, "string", names, { array: true })
 const oneOf = (
   key: string,
-  values: ReadonlyArray<string> | "code",
+  values: ReadonlyArray<string> | CodeKind,
   names: ReadonlyArray<string>,
   aliases?: Readonly<Record<string, ReadonlyArray<string>>>
 ) => field(key, "enum", names, aliases === undefined ? { values } : { values, aliases })
@@ -108,7 +113,7 @@ const addressFields = (prefix: string | undefined, parents: ReadonlyArray<string
   Object.entries(ADDRESS_LEAVES).map(([leaf, names]) => {
     const key = prefix === undefined ? leaf : `${prefix}.${leaf}`
     const own = prefix === undefined ? names.filter((name) => name !== "address") : []
-    return leaf === "country" ? oneOf(key, "code", [...own, ...under(parents, names)]) : str(key, ...own, ...under(parents, names))
+    return leaf === "country" ? oneOf(key, "country", [...own, ...under(parents, names)]) : str(key, ...own, ...under(parents, names))
   })
 
 const ids = (): ReadonlyArray<UnifiedField> => [
@@ -170,7 +175,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
       non_binary: ["nonbinary", "nb", "x"],
       not_disclosed: ["undisclosed", "unknown", "declinetostate", "prefernottosay", "notspecified"]
     }),
-    oneOf("preferred_language", "code", ["language", "locale", "language_code"]),
+    oneOf("preferred_language", "language", ["language", "locale", "language_code"]),
     oneOf(
       "ethnicity",
       ["white", "black_or_african_american", "asian", "hispanic_or_latino", "american_indian_or_alaska_native", "native_hawaiian_or_pacific_islander", "two_or_more_races", "not_disclosed", "other"],
@@ -209,7 +214,7 @@ const HRIS_EMPLOYEE: UnifiedModel = {
     date("termination_date", "terminated_at", "end_date", "leave_date", "leaving_date", "exit_date", "last_working_day", "last_day_of_work", "termination_on", "separation_date", "contract_end_date"),
     str("company_name", "employer_name", "legal_entity_name", "entity_name", "?company", "?employer"),
     str("company_id", "employer_id", "legal_entity_id", "entity_id", "organization_id", "company_uuid"),
-    field("citizenships", "enum", ["citizenship", "nationality", "nationalities"], { values: "code", array: true }),
+    field("citizenships", "enum", ["citizenship", "nationality", "nationalities"], { values: "country", array: true }),
     str("employee_number", "employee_no", "employee_num", "personnel_number", "staff_number", "payroll_number", "employee_code", "badge_number", "payroll_id", "employee_display_id", "employee_external_id", "external_id", "?employee_id", "?worker_id"),
     ...addressFields("home_location", ["home_address", "address", "home_location", "residence", "residential_address", "private_address", "personal_address", "home"]),
     str("work_location.name", "work_location", "work_location_name", "office", "office_name", "location_name", "workplace", "site", "?location"),
@@ -528,7 +533,7 @@ const HRIS_WORK_ELIGIBILITY: UnifiedModel = {
     str("sub_type", "subtype", "visa_type", "permit_type"),
     date("valid_from", "issue_date", "issued_at", "issued_on", "start_date"),
     date("valid_to", "expiry_date", "expiration_date", "expires_at", "expires_on", "end_date"),
-    oneOf("issued_by", "code", ["issuing_country", "country", "issuer_country", "country_of_issue"]),
+    oneOf("issued_by", "country", ["issuing_country", "country", "issuer_country", "country_of_issue"]),
     str("number", "document_number", "permit_number", "visa_number", "passport_number", "reference")
   ]
 }
@@ -795,7 +800,7 @@ const ATS_NOTE: UnifiedModel = {
     str("author_id", "user_id", "created_by", "creator_id", "owner_id", "author", "?user"),
     str("remote_author_id", "author_id", "user_id", "created_by", "creator_id"),
     oneOf("visibility", ["private", "public"], ["privacy", "access", "is_private", "?secret"], { private: ["true", "restricted", "adminonly", "secret"], public: ["false", "everyone", "all"] }),
-    str("content.body", "body", "text", "content", "note", "message", "value", "comment"),
+    str("content[].body", "body", "text", "content", "note", "message", "value", "comment"),
     date("deleted_at", "deleted", "removed_at"),
     CREATED,
     UPDATED

@@ -1,5 +1,6 @@
 import type { ApiModel, ApiOperation, ApiParameter } from "./ApiModel.js"
 import { camelName, labelOf } from "./camelName.js"
+import type { AccountParameters } from "./accountParameters.js"
 import type { CredentialArg } from "./draftAuthentication.js"
 import type { ConfigField } from "./draftBaseUrl.js"
 import { commented, Flow } from "./DraftYaml.js"
@@ -44,7 +45,20 @@ export interface ActionContext {
   readonly scopeFields: Map<string, ConfigField>
   /** The drafted authentication methods and the schemes they come from. */
   readonly methods: ReadonlyArray<{ readonly name: string; readonly scheme: string }>
+  /** Query parameters of the account (Litmos's `source`), and format parameters unified actions send as json. */
+  readonly accountParameters: AccountParameters
 }
+
+/** The value a query parameter takes from the account, or json for a unified action's format. */
+const accountValue = (context: ActionContext, name: string, unified: boolean) =>
+  context.accountParameters.values.get(name) ?? (unified && context.accountParameters.json.has(name) ? "json" : undefined)
+
+/** Arguments for the operation's query parameters that belong to the account. */
+const accountArgs = (context: ActionContext, operation: ApiOperation, unified: boolean) =>
+  operation.parameters.flatMap((parameter) => {
+    const value = parameter.in === "query" ? accountValue(context, parameter.name, unified) : undefined
+    return value === undefined ? [] : [{ name: parameter.name, value, in: "query" }]
+  })
 
 /**
  * A review line when the operation's security requirements leave out some drafted methods
@@ -184,7 +198,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
   if (location.doubt !== undefined) review.push(location.doubt)
   const fetch = "fetch"
   const path = unifiedPathArgs(context, match, review)
-  const args: Array<Record<string, unknown>> = [...path.args]
+  const args: Array<Record<string, unknown>> = [...path.args, ...(match.filters ?? []).map((filter) => ({ ...filter, in: "query" }))]
   const inputs: Array<Record<string, unknown>> = match.kind === "get"
     ? [
       { name: "id", type: "string", in: "path", required: true },
@@ -207,7 +221,9 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
     follow = plan.follow
     comments.push(describePagination(finding.pagination))
     review.push(...finding.doubts)
-    const updatedAfter = operation.parameters.find((parameter) => parameter.in === "query" && UPDATED_AFTER.has(compactName(parameter.name)))
+    const updatedAfter = operation.parameters.find((parameter) =>
+      parameter.in === "query" && UPDATED_AFTER.has(compactName(parameter.name.match(/\[([^\]]+)\]$/)?.[1] ?? parameter.name))
+    )
     if (updatedAfter !== undefined) {
       inputs.push({ name: "filter_updated_after", type: "datetime_string", in: "query", required: false })
       args.push({ name: updatedAfter.name, value: "$.inputs.filter_updated_after", in: "query" })
@@ -218,6 +234,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
       }
     }
   }
+  args.push(...accountArgs(context, operation, true))
   // required query parameters the unified API knows nothing of: declared, for callers who can give them
   const handled = new Set(args.map((arg) => arg.name))
   for (const parameter of operation.parameters) {
@@ -279,7 +296,7 @@ export const draftUnifiedAction = (context: ActionContext, match: OperationMatch
     actionId: match.actionId,
     value,
     operation,
-    counts: { fieldsMapped: mapping.mapped.length, fieldsForReview: mapping.review.length, fieldsUnmapped: mapping.unmapped.length },
+    counts: { fieldsMapped: mapping.fieldCount, fieldsForReview: mapping.review.length, fieldsUnmapped: mapping.unmapped.length },
     review: [...review, ...mapping.review]
   }
 }
@@ -316,7 +333,11 @@ export const draftRpcAction = (context: ActionContext, operation: ApiOperation, 
     })
     args.push({ name: parameter.name, value: `$.inputs.${name}`, in: location })
   }
-  for (const parameter of operation.parameters) addParameter(parameter)
+  for (const parameter of operation.parameters) {
+    if (parameter.in === "query" && accountValue(context, parameter.name, false) !== undefined) continue
+    addParameter(parameter)
+  }
+  args.push(...accountArgs(context, operation, false))
   const body = operation.requestBody
   const form = body !== undefined && /form/i.test(body.contentType)
   if (body !== undefined) {

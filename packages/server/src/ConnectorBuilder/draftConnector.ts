@@ -1,6 +1,7 @@
 import { defaultParseLimits } from "@switchyard/engine"
 import { Either } from "effect"
 import type { ApiOperation } from "./ApiModel.js"
+import { accountParameters } from "./accountParameters.js"
 import { type ActionContext, draftRpcAction, draftUnifiedAction, type DraftedAction, rpcActionId } from "./draftActions.js"
 import { draftAuthentication } from "./draftAuthentication.js"
 import { type ConfigField, draftBaseUrl } from "./draftBaseUrl.js"
@@ -8,6 +9,7 @@ import type { DraftRefusal } from "./DraftRefusal.js"
 import { commented, Flow, renderYaml } from "./DraftYaml.js"
 import { fitWithinLimits } from "./fitWithinLimits.js"
 import { type LoadedApiDocument, loadApiDocument } from "./loadApiDocument.js"
+import { deriveFilteredMatches } from "./deriveFilteredMatches.js"
 import { categoryScores, matchOperations } from "./matchOperation.js"
 import { connectorKeyFor } from "./connectorKeyFor.js"
 import { readApiModel } from "./readApiModel.js"
@@ -26,7 +28,13 @@ export interface DraftOptions {
   readonly category?: Category | undefined
   /** The connector key; made from the document's title when absent. */
   readonly key?: string | undefined
+  /** Which other operations become RPC actions: all (the default), reads (GET and HEAD) or none. */
+  readonly rpc?: RpcChoice | undefined
 }
+
+export type RpcChoice = "all" | "reads" | "none"
+
+export const RPC_CHOICES: ReadonlyArray<RpcChoice> = ["all", "reads", "none"]
 
 export interface ReviewItem {
   /** An action id, `authentication`, `baseUrl` or `document`. */
@@ -91,7 +99,8 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const review: Array<ReviewItem> = []
   const { chosen, passedOver } = matchOperations(model.operations, category)
   const order = catalogueOrder(category)
-  const matches = [...chosen].sort((a, b) => (order.get(a.actionId) ?? 0) - (order.get(b.actionId) ?? 0))
+  const matches = [...chosen, ...deriveFilteredMatches(chosen, category)]
+    .sort((a, b) => (order.get(a.actionId) ?? 0) - (order.get(b.actionId) ?? 0))
   const matched = new Set(matches.map((match) => match.operation))
 
   const base = draftBaseUrl(model)
@@ -101,10 +110,16 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   const usedIds = new Set(matches.map((match) => match.actionId))
   const rpc: Array<{ readonly operation: ApiOperation; readonly actionId: string; readonly note: string | undefined }> = []
   const unsendable: Array<ApiOperation> = []
+  const unwanted: Array<ApiOperation> = []
+  const rpcChoice = options.rpc ?? "all"
   for (const operation of model.operations) {
     if (matched.has(operation)) continue
     if (!SENDABLE.has(operation.method)) {
       unsendable.push(operation)
+      continue
+    }
+    if (rpcChoice === "none" || (rpcChoice === "reads" && operation.method !== "get" && operation.method !== "head")) {
+      unwanted.push(operation)
       continue
     }
     let actionId = rpcActionId(operation)
@@ -137,12 +152,15 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
     if (clash >= 0) rpc[clash] = { ...rpc[clash]!, actionId: `${rpc[clash]!.actionId}_operation` }
   }
 
+  const account = accountParameters(model)
+  for (const message of account.review) review.push({ where: "actions", message })
   const context: ActionContext = {
     model,
     category,
     credentialArgs: authentication.requestArgs,
     scopeFields: new Map<string, ConfigField>(),
-    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme }))
+    methods: authentication.methods.map((drafted) => ({ name: drafted.name, scheme: drafted.scheme })),
+    accountParameters: account
   }
   const unified: Array<DraftedAction> = matches.map((match) => draftUnifiedAction(context, match))
   const rpcActions: Array<DraftedAction> = rpc.map((entry) => draftRpcAction(context, entry.operation, entry.actionId, entry.note))
@@ -151,7 +169,7 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
   }
 
   // configuration every method needs: server variables, then path parameters that scope the API
-  const sharedFields = [...base.configFields, ...context.scopeFields.values()]
+  const sharedFields = [...base.configFields, ...account.configFields, ...context.scopeFields.values()]
   const methods = authentication.methods.map((drafted) => {
     const own = (drafted.method.configFields as ReadonlyArray<ConfigField> | undefined) ?? []
     const keys = new Set(own.map((field) => field.key))
@@ -206,9 +224,11 @@ export const draftConnector = (loaded: LoadedApiDocument, options: DraftOptions 
         [...unified.map((action) => action.value), ...authentication.actions, ...kept.map((action) => action.value)],
         {
           before: [
-            `${unified.length} unified action${unified.length === 1 ? "" : "s"} (${category}), then ${kept.length} RPC action${kept.length === 1 ? "" : "s"} for the other operations`
+            `${unified.length} unified action${unified.length === 1 ? "" : "s"} (${category}), then ${kept.length} RPC action${kept.length === 1 ? "" : "s"} for the other operations`,
+            ...account.review
           ],
           after: [
+            ...(unwanted.length === 0 ? [] : [`not drafted (--rpc ${rpcChoice}): ${unwanted.length} other operation${unwanted.length === 1 ? "" : "s"}`]),
             ...unsendable.map((operation) => `not drafted: ${operation.method.toUpperCase()} ${operation.path} (the connector format sends GET, POST, PUT, PATCH, DELETE and HEAD)`),
             ...(left.length === 0 ? [] : [
               `not drafted, to stay within what a connector may hold (${defaultParseLimits.maxActions} actions, ${defaultParseLimits.maxBytes / 1024} KiB), ${left.length} RPC actions:`,

@@ -179,6 +179,8 @@ export interface OperationMatch {
   readonly doubt: string | undefined
   /** The path's noun is one of the model's (not only a word ending with its name). */
   readonly exactNoun: boolean
+  /** Query arguments that narrow the operation to this action's records (`query[user_id]` for a user's). */
+  readonly filters?: ReadonlyArray<{ readonly name: string; readonly value: string }>
 }
 
 /** The best unified action for `operation` in `category`, if any. Only GET operations match. */

@@ -18,10 +18,17 @@ export type FieldEntry = Readonly<Record<string, unknown>>
 export interface MappedField {
   readonly targetFieldKey: string
   readonly entry: FieldEntry
+  /** The value as a JEXL operand over the record, for building objects of several fields. */
+  readonly operand: string | undefined
+  /** The provider property it reads. */
+  readonly source: ReadonlyArray<string>
 }
 
 export interface MappingProposal {
+  /** Entries to write: one per field, or one per object of dotted fields. */
   readonly mapped: ReadonlyArray<MappedField>
+  /** Unified fields mapped (the fields an object entry builds each count). */
+  readonly fieldCount: number
   /** One line per field or enum value left for review. */
   readonly review: ReadonlyArray<string>
   readonly unmapped: ReadonlyArray<string>
@@ -152,8 +159,21 @@ const insideObject = (field: UnifiedField, candidate: Candidate, all: ReadonlyAr
 const literal = (value: string | number | boolean) => (typeof value === "string" ? JSON.stringify(value) : String(value))
 
 /** An enumMapper for the provider's declared values: obvious ones mapped, the rest listed. */
+/**
+ * A country or language as the unified API writes it, `{value, source_value}`, from the
+ * provider's text: its code when the text is one (two letters for ISO 3166-1, three for
+ * ISO 639-2), else `unmapped_value`, the text kept as `source_value` (country names are no codes).
+ */
+const codeValue = (kind: "country" | "language", reader: string) =>
+  kind === "country"
+    ? `(${reader} != null ? {value: length(${reader}) == 2 ? upper(${reader}) : "unmapped_value", source_value: ${reader}} : null)`
+    : `(${reader} != null ? {value: length(${reader}) == 3 ? lower(${reader}) : "unmapped_value", source_value: ${reader}} : null)`
+
+const codeNote = (field: UnifiedField, expression: string) =>
+  `${field.key} ← ${expression}: read as ${field.values === "country" ? "an ISO 3166-1 alpha-2 code when the provider's text has two letters" : "an ISO 639-2 code when the provider's text has three letters"}, else unmapped_value with the text as source_value`
+
 const enumMapperFor = (field: UnifiedField, candidate: Candidate, review: Array<string>): FieldEntry => {
-  if (field.values === "code") {
+  if (field.values === "code" || field.values === "country" || field.values === "language") {
     review.push(`${field.key}: the provider's value is passed through as the code; check it is the standard code (ISO 3166 country, ISO 639 language...)`)
     return { matcher: "passthrough" }
   }
@@ -189,7 +209,7 @@ export const proposeFieldMapping = (
   const review: Array<string> = []
   const unmapped: Array<string> = []
   if (record === undefined || candidates.length === 0) {
-    return { mapped, review, unmapped: resource.model.fields.map((field) => field.key) }
+    return { mapped, fieldCount: 0, review, unmapped: resource.model.fields.map((field) => field.key) }
   }
   for (const field of resource.model.fields) {
     const { guesses, names, order } = namesOf(field, resource)
@@ -201,7 +221,10 @@ export const proposeFieldMapping = (
       continue
     }
     const top = Math.max(...scored.map((entry) => entry.score))
-    const best = scored.filter((entry) => entry.score === top)
+    const tops = scored.filter((entry) => entry.score === top)
+    // a value before an object of the same name (`home_address.line1` before `home_address` for street_1)
+    const values = tops.filter((entry) => entry.candidate.kind !== "object")
+    const best = values.length > 0 && field.type !== "enum" ? values : tops
     const shallowest = Math.min(...best.map((entry) => entry.candidate.depth))
     // among equals, the field's likelier name (`id` before `employee_id` for remote_id)
     const atTop = best.filter((entry) => entry.candidate.depth === shallowest)
@@ -227,15 +250,72 @@ export const proposeFieldMapping = (
       review.push(`${field.key} ← ${expression}? (${why})`)
       continue
     }
+    const reader = jexlPath("$", chosen.segments)
+    const code = !field.array && (field.values === "country" || field.values === "language") ? field.values : undefined
+    if (code !== undefined) {
+      const operand = codeValue(code, reader)
+      mapped.push({ targetFieldKey: field.key, entry: { targetFieldKey: field.key, expression: `{{${operand}}}` }, operand, source: chosen.segments })
+      review.push(codeNote(field, expression))
+      continue
+    }
     const entry: Record<string, unknown> = { targetFieldKey: field.key, expression, type: field.type }
     if (field.array) entry.array = true
     if (field.type === "enum") entry.enumMapper = enumMapperFor(field, chosen, review)
-    mapped.push({ targetFieldKey: field.key, entry })
+    // enums and typed values keep their own entries; plain values may join an object (`home_location`)
+    const operand = field.type === "enum" || field.type === "datetime_string" || field.array ? undefined : reader
+    mapped.push({ targetFieldKey: field.key, entry, operand, source: chosen.segments })
     if (field.note !== undefined) review.push(`${field.key} ← ${expression}: ${field.note}`)
     // a choice by the second-best or later synonym is worth a look; by the field's first one it is the convention
     if (atTop.length > 1 && top === 2 && nameRank(atTop[0]!.candidate, order) > 1) {
       review.push(`${field.key} ← ${expression} chosen over ${atTop.slice(1, 4).map((other) => describe(other.candidate)).join(", ")}`)
     }
   }
-  return { mapped, review, unmapped }
+  return { mapped: withObjectsWhole(mapped), fieldCount: mapped.length, review, unmapped }
+}
+
+/**
+ * Dotted fields (`home_location.city`) written one by one give half-empty objects when the
+ * provider has no address: they become one entry that builds the object whole, or null when
+ * the provider has none of it (`content[].body` builds a list of one, or an empty list).
+ */
+const withObjectsWhole = (mapped: ReadonlyArray<MappedField>): ReadonlyArray<MappedField> => {
+  const groups = new Map<string, Array<MappedField>>()
+  for (const field of mapped) {
+    const dot = field.targetFieldKey.indexOf(".")
+    if (dot < 0) continue
+    const prefix = field.targetFieldKey.slice(0, dot)
+    groups.set(prefix, [...(groups.get(prefix) ?? []), field])
+  }
+  const combined = new Map<string, MappedField>()
+  for (const [prefix, members] of groups) {
+    // a member that is no plain value (an enum with its matchers) keeps the dotted entries
+    if (members.some((member) => member.operand === undefined)) continue
+    const parents = members.map((member) => member.source.slice(0, -1))
+    const shared = parents.reduce((common, parent) => {
+      let length = 0
+      while (length < common.length && length < parent.length && common[length] === parent[length]) length++
+      return common.slice(0, length)
+    })
+    const present = shared.length > 0
+      ? `${jexlPath("$", shared)} != null`
+      : `(${members.map((member) => `${jexlPath("$", member.source)} != null`).join(" || ")})`
+    const object = `{${members.map((member) => `${member.targetFieldKey.slice(prefix.length + 1)}: ${member.operand}`).join(", ")}}`
+    const list = prefix.endsWith("[]")
+    const key = list ? prefix.slice(0, -2) : prefix
+    combined.set(prefix, {
+      targetFieldKey: key,
+      entry: { targetFieldKey: key, expression: list ? `{{${present} ? [${object}] : []}}` : `{{${present} ? ${object} : null}}` },
+      operand: undefined,
+      source: shared
+    })
+  }
+  const out: Array<MappedField> = []
+  for (const field of mapped) {
+    const dot = field.targetFieldKey.indexOf(".")
+    const prefix = dot < 0 ? undefined : field.targetFieldKey.slice(0, dot)
+    const group = prefix === undefined ? undefined : combined.get(prefix)
+    if (group === undefined) out.push(field)
+    else if (!out.includes(group)) out.push(group)
+  }
+  return out
 }

@@ -1,7 +1,13 @@
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { type Draft, draftConnectorFromText, isConnectorKey } from "../ConnectorBuilder/draftConnector.js"
+import {
+  type Draft,
+  draftConnectorFromText,
+  isConnectorKey,
+  RPC_CHOICES,
+  type RpcChoice
+} from "../ConnectorBuilder/draftConnector.js"
 import { MAX_DOCUMENT_BYTES } from "../ConnectorBuilder/loadApiDocument.js"
 import { CATEGORIES } from "../ConnectorBuilder/UnifiedCatalogue.js"
 import { checkCommand } from "./ConnectorsCheckCommand.js"
@@ -58,8 +64,14 @@ const draft = Command.make("draft", {
     Options.withPseudoName("file"),
     Options.optional,
     Options.withDescription("Write the YAML to this file (default: standard output). The review summary goes to standard error.")
+  ),
+  rpc: Options.choice("rpc", RPC_CHOICES).pipe(
+    Options.withDefault<RpcChoice>("all"),
+    Options.withDescription(
+      "Which operations no unified action takes become RPC actions: all (the default), reads (GET and HEAD) or none."
+    )
   )
-}, ({ category, key, openapi, out }) =>
+}, ({ category, key, openapi, out, rpc }) =>
   Effect.gen(function*() {
     if (Option.isSome(key) && !isConnectorKey(key.value)) {
       return yield* new UsageError({ message: `--key ${key.value}: a connector key is lowercase letters, digits, _ and - (at most 100)` })
@@ -76,7 +88,8 @@ const draft = Command.make("draft", {
     const text = yield* fs.readFileString(openapi).pipe(Effect.mapError(unreadable(openapi)))
     const drafted = draftConnectorFromText(text, {
       category: Option.getOrUndefined(category),
-      key: Option.getOrUndefined(key)
+      key: Option.getOrUndefined(key),
+      rpc
     })
     if (Either.isLeft(drafted)) return yield* new UsageError({ message: `cannot draft from ${openapi}: ${drafted.left.message}` })
     const result = drafted.right
