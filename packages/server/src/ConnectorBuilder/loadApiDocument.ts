@@ -59,7 +59,8 @@ const parseYaml = (text: string): Either.Either<unknown, string> => {
   }
 }
 
-const parseText = (text: string): Either.Either<Parsed, string> => {
+/** A document's text, JSON or YAML, read leniently (see above); the contract check reads documents with it too. */
+export const parseApiDocumentText = (text: string): Either.Either<Parsed, string> => {
   const trimmed = text.trimStart()
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
@@ -95,7 +96,7 @@ export const loadApiDocument = (
     return refuse(`the document is ${sizeText(bytes)}; documents of at most ${sizeText(maxBytes)} are read`)
   }
   if (text.trim() === "") return refuse("the document is empty")
-  const parsed = parseText(text)
+  const parsed = parseApiDocumentText(text)
   if (Either.isLeft(parsed)) return refuse(`the document cannot be read: ${parsed.left}`)
   const root = parsed.right.value
   if (!isRecord(root)) {

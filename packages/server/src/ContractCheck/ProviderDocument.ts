@@ -1,10 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import * as Fs from "node:fs/promises"
-import * as Yaml from "yaml"
+import { MAX_DOCUMENT_BYTES, parseApiDocumentText } from "../ConnectorBuilder/loadApiDocument.js"
 import { ProviderDocumentRejected } from "./ProviderMock.js"
 
-/** The largest provider document read: the largest published HR document we know (Deel's) is 1.8 MB. */
-export const MAX_PROVIDER_DOCUMENT_BYTES = 16 * 1024 * 1024
+/** The largest provider document read: the builder's bound (the largest HR document we know, Deel's, is 1.8 MB). */
+export const MAX_PROVIDER_DOCUMENT_BYTES = MAX_DOCUMENT_BYTES
 
 /** A provider's OpenAPI 3.x or Swagger 2.0 document, parsed. */
 export interface ProviderDocument {
@@ -14,25 +14,6 @@ export interface ProviderDocument {
 }
 
 const rejected = (path: string, why: string) => new ProviderDocumentRejected({ message: `${path}: ${why}` })
-
-/**
- * Parses a document's text, YAML or JSON. Some published documents carry YAML 1.1 tags such as
- * `!!binary` that the YAML 1.2 core schema refuses; they are read, and binary values become
- * base64 text, as they would be in JSON.
- */
-const parseText = (text: string): unknown => {
-  const trimmed = text.trimStart()
-  if (trimmed.startsWith("{")) {
-    try {
-      return JSON.parse(text)
-    } catch {
-      // not JSON after all: YAML reads JSON-like flow mappings too
-    }
-  }
-  const value = Yaml.parse(text, { customTags: ["binary", "timestamp"], maxAliasCount: 10_000, prettyErrors: false })
-  return JSON.parse(JSON.stringify(value, (_key, item) =>
-    item instanceof Uint8Array ? Buffer.from(item).toString("base64") : item instanceof Date ? item.toISOString() : item))
-}
 
 /** Reads a provider document and refuses, with the reason, what is not an OpenAPI 3.x or Swagger 2.0 document with paths. */
 export const readProviderDocument = (path: string) =>
@@ -52,10 +33,10 @@ export const readProviderDocument = (path: string) =>
       try: () => Fs.readFile(path, "utf8"),
       catch: (cause) => rejected(path, `cannot be read (${String(cause)})`)
     })
-    const content = yield* Effect.try({
-      try: () => parseText(text),
-      catch: (cause) => rejected(path, `is neither JSON nor YAML (${cause instanceof Error ? cause.message : String(cause)})`)
-    })
+    // the builder's lenient reading: YAML 1.1 tags such as `!!binary`, quoted text continued on short lines
+    const parsed = parseApiDocumentText(text)
+    if (Either.isLeft(parsed)) return yield* rejected(path, parsed.left.replace(/^it /, ""))
+    const content = parsed.right.value
     if (typeof content !== "object" || content === null || Array.isArray(content)) {
       return yield* rejected(path, "is not an OpenAPI document: its top level is not an object")
     }
