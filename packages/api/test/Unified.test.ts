@@ -605,11 +605,108 @@ const operations = {
     ["ats_get_candidate", "get", "/unified/ats/candidates/{id}"],
     ["ats_update_assessments_result", "patch", "/unified/ats/assessments/orders/{id}/result"]
   ],
+  // every operation of the reference documents (StackOne hris.json and lms.json)
   unified_hris: [
+    ["hris_list_companies", "get", "/unified/hris/companies"],
+    ["hris_get_company", "get", "/unified/hris/companies/{id}"],
+    ["hris_list_employee_custom_field_definitions", "get", "/unified/hris/custom_field_definitions/employees"],
+    ["hris_get_employee_custom_field_definition", "get", "/unified/hris/custom_field_definitions/employees/{id}"],
+    ["hris_list_employees", "get", "/unified/hris/employees"],
+    ["hris_create_employee", "post", "/unified/hris/employees"],
+    ["hris_get_employee", "get", "/unified/hris/employees/{id}"],
+    ["hris_update_employee", "patch", "/unified/hris/employees/{id}"],
+    ["hris_invite_employee", "post", "/unified/hris/employees/{id}/invite"],
+    ["hris_list_employee_shifts", "get", "/unified/hris/employees/{id}/shifts"],
+    ["hris_get_employee_shift", "get", "/unified/hris/employees/{id}/shifts/{subResourceId}"],
+    ["hris_list_employee_time_off_requests", "get", "/unified/hris/employees/{id}/time_off"],
+    ["hris_create_employee_time_off_request", "post", "/unified/hris/employees/{id}/time_off"],
+    ["hris_get_employees_time_off_request", "get", "/unified/hris/employees/{id}/time_off/{subResourceId}"],
+    ["hris_update_employee_time_off_request", "patch", "/unified/hris/employees/{id}/time_off/{subResourceId}"],
+    ["hris_cancel_employee_time_off_request", "delete", "/unified/hris/employees/{id}/time_off/{subResourceId}"],
+    ["hris_batch_upload_employee_document", "post", "/unified/hris/employees/{id}/documents/upload/batch"],
+    ["hris_upload_employee_document", "post", "/unified/hris/employees/{id}/documents/upload"],
+    ["hris_download_employee_document", "get", "/unified/hris/employees/{id}/documents/{subResourceId}/download"],
+    ["hris_list_employee_documents", "get", "/unified/hris/employees/{id}/documents"],
+    ["hris_get_employee_document", "get", "/unified/hris/employees/{id}/documents/{subResourceId}"],
+    ["hris_list_employee_categories", "get", "/unified/hris/documents/employee_categories"],
     ["hris_get_employee_document_category", "get", "/unified/hris/documents/employee_categories/{id}"],
-    ["hris_update_employee", "patch", "/unified/hris/employees/{id}"]
+    ["hris_list_employee_work_eligibility", "get", "/unified/hris/employees/{id}/work_eligibility"],
+    ["hris_create_employee_work_eligibility_request", "post", "/unified/hris/employees/{id}/work_eligibility"],
+    ["hris_get_employees_work_eligibility", "get", "/unified/hris/employees/{id}/work_eligibility/{subResourceId}"],
+    ["hris_update_employee_work_eligibility_request", "patch", "/unified/hris/employees/{id}/work_eligibility/{subResourceId}"],
+    ["hris_list_employee_time_off_balances", "get", "/unified/hris/employees/{id}/time_off_balances"],
+    ["hris_get_employee_time_off_balance", "get", "/unified/hris/employees/{id}/time_off_balances/{subResourceId}"],
+    ["hris_list_employments", "get", "/unified/hris/employments"],
+    ["hris_get_employment", "get", "/unified/hris/employments/{id}"],
+    ["hris_list_employee_employments", "get", "/unified/hris/employees/{id}/employments"],
+    ["hris_create_employee_employment", "post", "/unified/hris/employees/{id}/employments"],
+    ["hris_get_employee_employment", "get", "/unified/hris/employees/{id}/employments/{subResourceId}"],
+    ["hris_update_employee_employment", "patch", "/unified/hris/employees/{id}/employments/{subResourceId}"],
+    ["hris_list_groups", "get", "/unified/hris/groups"],
+    ["hris_list_department_groups", "get", "/unified/hris/groups/departments"],
+    ["hris_list_cost_center_groups", "get", "/unified/hris/groups/cost_centers"],
+    ["hris_list_team_groups", "get", "/unified/hris/groups/teams"],
+    ["hris_list_division_groups", "get", "/unified/hris/groups/divisions"],
+    ["hris_list_companies_groups", "get", "/unified/hris/groups/companies"],
+    ["hris_get_group", "get", "/unified/hris/groups/{id}"],
+    ["hris_get_department_group", "get", "/unified/hris/groups/departments/{id}"],
+    ["hris_get_cost_center_group", "get", "/unified/hris/groups/cost_centers/{id}"],
+    ["hris_get_team_group", "get", "/unified/hris/groups/teams/{id}"],
+    ["hris_get_division_group", "get", "/unified/hris/groups/divisions/{id}"],
+    ["hris_get_company_group", "get", "/unified/hris/groups/companies/{id}"],
+    ["hris_list_jobs", "get", "/unified/hris/jobs"],
+    ["hris_get_job", "get", "/unified/hris/jobs/{id}"],
+    ["hris_list_locations", "get", "/unified/hris/locations"],
+    ["hris_get_location", "get", "/unified/hris/locations/{id}"],
+    ["hris_list_positions", "get", "/unified/hris/positions"],
+    ["hris_get_position", "get", "/unified/hris/positions/{id}"],
+    ["hris_list_time_entries", "get", "/unified/hris/time_entries"],
+    ["hris_get_time_entries", "get", "/unified/hris/time_entries/{id}"],
+    ["hris_list_time_off_requests", "get", "/unified/hris/time_off"],
+    ["hris_get_time_off_request", "get", "/unified/hris/time_off/{id}"],
+    ["hris_list_shifts", "get", "/unified/hris/shifts"],
+    ["hris_get_shift", "get", "/unified/hris/shifts/{id}"],
+    ["hris_list_time_off_types", "get", "/unified/hris/time_off_types"],
+    ["hris_get_time_off_type", "get", "/unified/hris/time_off_types/{id}"],
+    ["hris_list_time_off_policies", "get", "/unified/hris/time_off_policies"],
+    ["hris_get_time_off_policy", "get", "/unified/hris/time_off_policies/{id}"],
+    ["hris_list_employee_time_off_policies", "get", "/unified/hris/employees/{id}/time_off_policies"],
+    ["hris_list_benefits", "get", "/unified/hris/benefits"],
+    ["hris_get_benefit", "get", "/unified/hris/benefits/{id}"],
+    ["hris_list_employee_skills", "get", "/unified/hris/employees/{id}/skills"],
+    ["hris_create_employee_skill", "post", "/unified/hris/employees/{id}/skills"],
+    ["hris_get_employee_skill", "get", "/unified/hris/employees/{id}/skills/{subResourceId}"],
+    ["hris_list_employee_tasks", "get", "/unified/hris/employees/{id}/tasks"],
+    ["hris_get_employee_task", "get", "/unified/hris/employees/{id}/tasks/{subResourceId}"],
+    ["hris_update_employee_task", "patch", "/unified/hris/employees/{id}/tasks/{subResourceId}"],
+    ["hris_list_tasks", "get", "/unified/hris/tasks"],
+    ["hris_get_task", "get", "/unified/hris/tasks/{id}"]
   ],
-  unified_lms: [["lms_list_user_assignments", "get", "/unified/lms/users/{id}/assignments"]]
+  unified_lms: [
+    ["lms_list_courses", "get", "/unified/lms/courses"],
+    ["lms_get_course", "get", "/unified/lms/courses/{id}"],
+    ["lms_list_user_assignments", "get", "/unified/lms/users/{id}/assignments"],
+    ["lms_create_user_assignment", "post", "/unified/lms/users/{id}/assignments"],
+    ["lms_get_user_assignment", "get", "/unified/lms/users/{id}/assignments/{subResourceId}"],
+    ["lms_batch_upsert_content", "post", "/unified/lms/content/batch"],
+    ["lms_upsert_content", "put", "/unified/lms/content"],
+    ["lms_list_content", "get", "/unified/lms/content"],
+    ["lms_get_content", "get", "/unified/lms/content/{id}"],
+    ["lms_list_user_completions", "get", "/unified/lms/users/{id}/completions"],
+    ["lms_create_user_completion", "post", "/unified/lms/users/{id}/completions"],
+    ["lms_get_user_completion", "get", "/unified/lms/users/{id}/completions/{subResourceId}"],
+    ["lms_delete_user_completion", "delete", "/unified/lms/users/{id}/completions/{subResourceId}"],
+    ["lms_list_completions", "get", "/unified/lms/completions"],
+    ["lms_get_completion", "get", "/unified/lms/completions/{id}"],
+    ["lms_get_category", "get", "/unified/lms/categories/{id}"],
+    ["lms_list_categories", "get", "/unified/lms/categories"],
+    ["lms_list_users", "get", "/unified/lms/users"],
+    ["lms_get_user", "get", "/unified/lms/users/{id}"],
+    ["lms_get_skill", "get", "/unified/lms/skills/{id}"],
+    ["lms_list_skills", "get", "/unified/lms/skills"],
+    ["lms_list_assignments", "get", "/unified/lms/assignments"],
+    ["lms_get_assignment", "get", "/unified/lms/assignments/{id}"]
+  ]
 } as const
 
 const allOperations = Object.values(operations).flat()
@@ -627,7 +724,7 @@ describe("unified OpenAPI", () => {
       Object.entries(methods).map(([method, op]: [string, any]) => `${op.operationId} ${method} ${path}`)
     )
     expect(found.sort()).toEqual(allOperations.map(([id, method, path]) => `${id} ${method} ${path}`).sort())
-    expect(allOperations).toHaveLength(26)
+    expect(allOperations).toHaveLength(23 + 74 + 23)
   })
 
   it("groups the endpoints by name (the client's method names)", () => {
@@ -652,10 +749,11 @@ describe("unified OpenAPI", () => {
     }
   })
 
-  it("documents success codes: 201 for creates and upload, 200 otherwise", () => {
+  it("documents success codes: 201 for creates, uploads and upserts, 202 for batches, 200 otherwise", () => {
     for (const [id, method, path] of allOperations) {
-      const expected = ["ats_create_application", "ats_create_candidate", "ats_upload_application_document"]
-          .includes(id)
+      const expected = /_batch_/.test(id)
+        ? "202"
+        : /_create_|_upload_|_upsert_/.test(id) && method !== "patch"
         ? "201"
         : "200"
       expect({ id, codes: Object.keys(operation(path, method).responses).filter((code) => code.startsWith("2")) })

@@ -98,7 +98,7 @@ layer(
         expect(list.requests.map((request) => [request.path, request.status]), text).toEqual([
           ["/api/gateway.php/variable/v1/employees/directory", 404]
         ])
-        expect(text).toContain("✗ seed 1 (full): hris_list_employees (rpc): requests valid 0/1")
+        expect(text).toContain("✗ seed 1 (full): hris_list_employees (unified): requests valid 0/1")
         expect(text).toContain("hris_get_employee_document_category: answered 2xx in no pass")
       }))
   }

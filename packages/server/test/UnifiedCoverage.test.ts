@@ -41,35 +41,18 @@ describe("built-in connectors against the unified endpoints", () => {
   const coverage = builtinUnifiedCoverage(definitions)
 
   it("reads every unified endpoint's action id from the api", () => {
-    expect(unifiedActionIds).toHaveLength(26)
-    expect(new Set(unifiedActionIds).size).toBe(26)
+    // every operation of the spec and of the reference documents: ATS 23, HRIS 74, LMS 23
+    expect(unifiedActionIds).toHaveLength(23 + 74 + 23)
+    expect(new Set(unifiedActionIds).size).toBe(23 + 74 + 23)
   })
 
   it("every action named like a unified operation has its endpoint, but for the RPC-only ones", () => {
-    // a renamed or misspelt action shows up here rather than as a 501 at run time
-    expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
-      ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
-      ["greenhouse", []],
-      ["lever", ["ats_list_jobs", "ats_get_job"]],
-      ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
-      ["rippling", [
-        "hris_list_employees",
-        "hris_list_companies",
-        "hris_get_company",
-        "hris_list_locations",
-        "hris_list_department_groups",
-        "hris_list_team_groups",
-        "hris_list_employee_custom_field_definitions",
-        "hris_list_time_off_requests",
-        "hris_get_time_off_request",
-        "hris_list_employee_time_off_requests"
-      ]],
-      ["talentlms", []],
-      ["thinkific", [
-        "lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_get_content", "lms_list_assignments",
-        "lms_get_assignment", "lms_list_completions", "lms_list_user_completions", "lms_list_categories", "lms_get_category"
-      ]]
-    ])
+    // a renamed or misspelt action shows up here rather than as a 501 at run time; the unified ATS
+    // jobs operations are not declared yet (the ATS breadth is its own work)
+    const rpcOnly: Record<string, ReadonlyArray<string>> = { lever: ["ats_list_jobs", "ats_get_job"] }
+    for (const connector of coverage) {
+      expect([connector.key, connector.withoutEndpoint]).toEqual([connector.key, rpcOnly[connector.key] ?? []])
+    }
   })
 
   it("the connectors README lists how each built-in connector is verified and what it leaves unimplemented (UPDATE_README=1 rewrites it)", () => {

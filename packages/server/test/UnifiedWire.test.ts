@@ -3,6 +3,7 @@ import { UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup } from "@switchyard/
 import { Effect, Layer } from "effect"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
 import { applicationWithNote, direct, type Json, SandboxLive, sandboxBambooAccount } from "./support/SandboxLayer.js"
+import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -22,6 +23,12 @@ const referenceAnswers = {
   MoveApplicationResult: { status: 200, ...idsOnly },
   RejectApplicationResult: { status: 200, ...idsOnly },
   UpdateResult: { status: 200, required: ["message", "statusCode", "timestamp"], optional: [] },
+  // the time-off update answers the create envelope, with 200
+  CreateResultOnUpdate: { status: 200, ...idsOnly },
+  DeleteResult: { status: 200, required: ["message", "statusCode", "timestamp"], optional: [] },
+  InviteEmployeeResult: { status: 200, ...idsOnly },
+  BatchResultApiModel: { status: 202, required: [], optional: ["errors", "message", "statusCode", "timestamp"] },
+  UpsertResult: { status: 201, ...idsOnly },
   WriteResultApiModel: {
     status: 201,
     required: [],
@@ -39,7 +46,26 @@ const referenceOf: Record<string, keyof typeof referenceAnswers> = {
   ats_upload_application_document: "WriteResultApiModel",
   ats_create_candidate: "CreateResult",
   ats_update_assessments_result: "UpdateResult",
-  hris_update_employee: "UpdateResult"
+  hris_update_employee: "UpdateResult",
+  hris_create_employee: "CreateResult",
+  hris_invite_employee: "InviteEmployeeResult",
+  hris_create_employee_time_off_request: "CreateResult",
+  hris_update_employee_time_off_request: "CreateResultOnUpdate",
+  hris_cancel_employee_time_off_request: "DeleteResult",
+  hris_batch_upload_employee_document: "BatchResultApiModel",
+  hris_upload_employee_document: "WriteResultApiModel",
+  hris_create_employee_work_eligibility_request: "CreateResult",
+  // the reference documents no answer body for this update: ours is the update answer
+  hris_update_employee_work_eligibility_request: "UpdateResult",
+  hris_create_employee_employment: "CreateResult",
+  hris_update_employee_employment: "UpdateResult",
+  hris_create_employee_skill: "CreateResult",
+  hris_update_employee_task: "UpdateResult",
+  lms_create_user_assignment: "CreateResult",
+  lms_batch_upsert_content: "BatchResultApiModel",
+  lms_upsert_content: "UpsertResult",
+  lms_create_user_completion: "CreateResult",
+  lms_delete_user_completion: "DeleteResult"
 }
 
 const writeEndpoints = [UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup].flatMap((group) =>
@@ -63,7 +89,9 @@ const expectReferenceAnswer = (
   expect(answer.body.message).toBeTypeOf("string")
   expect(new Date(answer.body.timestamp).toISOString()).toBe(answer.body.timestamp)
   if (reference.required.includes("data" as never)) {
-    expect(Object.keys(answer.body.data).sort()).toEqual(["id", "remote_id"])
+    expect(Object.keys(answer.body.data).sort()).toEqual(
+      referenceOf[operationId] === "UpsertResult" ? ["external_reference", "id", "remote_id"] : ["id", "remote_id"]
+    )
     expect(answer.body.data.id).toBeTypeOf("string")
     if (recordId !== undefined) expect(answer.body.data).toEqual({ id: recordId, remote_id: recordId })
   }
@@ -168,14 +196,18 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
         }
       }
       expect(writeEndpoints.map((endpoint) => endpoint.name).sort()).toEqual(Object.keys(referenceOf).sort())
-      expect(Object.keys(calls).sort()).toEqual(Object.keys(referenceOf).sort())
+      // every write the sandbox's connectors serve is called; the others are checked in /openapi.json only
+      const served = new Set(["greenhouse", "bamboohr", "talentlms"].flatMap((key) => [...newestBuiltinActions(key)]))
+      expect(Object.keys(calls).sort()).toEqual(writeEndpoints.map((endpoint) => endpoint.name).filter((name) => served.has(name)).sort())
 
       const document = yield* Effect.promise(async () => (await fetch(`${origin}/openapi.json`)).json() as Promise<Json>)
       const resolve = (schema: Json): Json =>
         schema.$ref === undefined ? schema : resolve(document.components.schemas[String(schema.$ref).split("/").pop()!])
       for (const endpoint of writeEndpoints) {
-        const { path, body, record, account } = calls[endpoint.name]!
-        expectReferenceAnswer(endpoint.name, yield* call(endpoint.method, path, body, account), record)
+        const served = calls[endpoint.name]
+        if (served !== undefined) {
+          expectReferenceAnswer(endpoint.name, yield* call(endpoint.method, served.path, served.body, served.account), served.record)
+        }
 
         const reference = referenceAnswers[referenceOf[endpoint.name]!]
         const operation = Object.values(document.paths as Record<string, Record<string, Json>>)

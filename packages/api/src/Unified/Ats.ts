@@ -20,7 +20,11 @@ import {
   AtsGetCandidateParams,
   AtsListCandidatesParams
 } from "./ats/candidates.js"
-import { AtsDownloadDocumentParams, DocumentDownload, DOWNLOAD_MEDIA_TYPES } from "./ats/documentDownload.js"
+import {
+  AtsDownloadDocumentParams,
+  DocumentDownload,
+  documentDownloadMediaTypes
+} from "./ats/documentDownload.js"
 import {
   AtsDocumentResult,
   AtsDocumentsList,
@@ -70,13 +74,6 @@ export * from "./ats/scorecards.js"
 // OpenAPI transforms of the group's operations
 // ---------------------------------------------------------------------------
 
-const documentDownloadMediaTypes = (operation: Record<string, any>): Record<string, any> => {
-  const ok = operation.responses?.["200"]
-  if (ok === undefined) return operation
-  const content: Record<string, unknown> = {}
-  for (const mediaType of DOWNLOAD_MEDIA_TYPES) content[mediaType] = { schema: { type: "string", format: "binary" } }
-  return { ...operation, responses: { ...operation.responses, "200": { ...ok, content } } }
-}
 
 const listDoc = (extraDeprecated: ReadonlyArray<string> = []) =>
   documentUnifiedQuery({ proxy: "deepObject", deprecated: ["page", "updated_after", "sync_token", ...extraDeprecated] })

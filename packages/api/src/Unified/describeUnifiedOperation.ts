@@ -27,7 +27,14 @@ const answers: Record<UnifiedKind, string> = {
   reject: "Rejects the record at the provider and answers `{statusCode, message, timestamp, data: {id, remote_id}}` " +
     "naming the record rejected.",
   upload: "The document is JSON with base64 `content`; answers 201 `{statusCode, message, timestamp}` once the " +
-    "provider stored it."
+    "provider stored it.",
+  delete: "Deletes (or cancels) the record at the provider and answers `{statusCode, message, timestamp}`.",
+  invite: "Sends the provider's invitation for the record and answers `{statusCode, message, timestamp, data: " +
+    "{id, remote_id}}` naming the record invited.",
+  batch: "Sends the items to the provider and answers 202 `{statusCode, message, timestamp, errors}`: `errors` " +
+    "lists, for each item in order, what the provider refused (empty for an item it took).",
+  upsert: "Creates the record at the provider, or changes the one with the same external reference, and answers " +
+    "201 `{statusCode, message, timestamp, data: {id, remote_id, external_reference}}`."
 }
 
 const keys = (kind: UnifiedKind) =>

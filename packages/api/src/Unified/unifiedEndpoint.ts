@@ -1,12 +1,32 @@
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { UnifiedHeaders } from "./common/headers.js"
-import { CreateResponse, RecordWriteResponse, WriteResponse, WriteResult } from "./common/responses.js"
+import {
+  BatchResponse,
+  CreateResponse,
+  DeleteResponse,
+  RecordWriteResponse,
+  UpsertResponse,
+  WriteResponse,
+  WriteResult
+} from "./common/responses.js"
 import type { WireQuery } from "./common/unifiedQuery.js"
 import { describeUnifiedOperation } from "./describeUnifiedOperation.js"
 
 /** How the server answers a unified operation. */
-export type UnifiedKind = "list" | "get" | "download" | "create" | "update" | "move" | "reject" | "upload"
+export type UnifiedKind =
+  | "list"
+  | "get"
+  | "download"
+  | "create"
+  | "update"
+  | "move"
+  | "reject"
+  | "upload"
+  | "delete"
+  | "invite"
+  | "batch"
+  | "upsert"
 
 type ReadKind = "list" | "get" | "download"
 type WriteKind = Exclude<UnifiedKind, ReadKind>
@@ -15,6 +35,8 @@ type WriteKind = Exclude<UnifiedKind, ReadKind>
 export interface UnifiedOperationSpec {
   readonly kind: UnifiedKind
   readonly actionId: string
+  /** An update whose answer names the record changed (`data: {id, remote_id}`), as a create's does. */
+  readonly answersRecord?: boolean
 }
 
 /** Annotation on every unified endpoint; read it back with `unifiedOperationOf`. */
@@ -35,7 +57,11 @@ const methods = {
   upload: "POST",
   move: "POST",
   reject: "POST",
-  update: "PATCH"
+  update: "PATCH",
+  delete: "DELETE",
+  invite: "POST",
+  batch: "POST",
+  upsert: "PUT"
 } as const
 
 // Write answers are fixed by kind, so the server's answer for a kind always matches the contract.
@@ -44,7 +70,11 @@ const writeAnswers = {
   upload: { schema: WriteResult, status: 201 },
   move: { schema: RecordWriteResponse },
   reject: { schema: RecordWriteResponse },
-  update: { schema: WriteResponse }
+  update: { schema: WriteResponse },
+  delete: { schema: DeleteResponse },
+  invite: { schema: RecordWriteResponse },
+  batch: { schema: BatchResponse, status: 202 },
+  upsert: { schema: UpsertResponse, status: 201 }
 } as const
 
 type WriteAnswer<K extends WriteKind> = Schema.Schema.Type<(typeof writeAnswers)[K]["schema"]>
@@ -83,8 +113,16 @@ interface ReadOptions<Id extends string, Kind extends ReadKind, Path extends `/$
 interface WriteOptions<Id extends string, Kind extends WriteKind, Path extends `/${string}`, Body>
   extends CommonOptions<Id, Kind, Path>
 {
-  readonly body: Schema.Schema<Body, any>
+  /** The request body; a write without one (a delete) leaves it out. */
+  readonly body?: Schema.Schema<Body, any>
+  /** An update answering `data: {id, remote_id}` of the record changed (see `UnifiedOperationSpec`). */
+  readonly answersRecord?: boolean
 }
+
+/** A write without a request body (a delete). */
+type BodilessWriteOptions<Id extends string, Kind extends WriteKind, Path extends `/${string}`> =
+  & Omit<WriteOptions<Id, Kind, Path, never>, "body">
+  & { readonly body?: undefined }
 
 type Endpoint<Id extends string, Kind extends UnifiedKind, Path extends string, Query, Body, Success> =
   HttpApiEndpoint.HttpApiEndpoint<
@@ -111,13 +149,19 @@ export function unifiedEndpoint<
 export function unifiedEndpoint<
   const Id extends string,
   const Kind extends WriteKind,
+  const Path extends `/${string}`
+>(options: BodilessWriteOptions<Id, Kind, Path>): Endpoint<Id, Kind, Path, never, never, WriteAnswer<Kind>>
+export function unifiedEndpoint<
+  const Id extends string,
+  const Kind extends WriteKind,
   const Path extends `/${string}`,
   Body
 >(options: WriteOptions<Id, Kind, Path, Body>): Endpoint<Id, Kind, Path, never, Body, WriteAnswer<Kind>>
 export function unifiedEndpoint(
   options:
     | ReadOptions<string, ReadKind, `/${string}`, unknown, unknown>
-    | WriteOptions<string, WriteKind, `/${string}`, unknown>
+    | WriteOptions<string, WriteKind, `/${string}`, any>
+    | BodilessWriteOptions<string, WriteKind, `/${string}`>
 ): HttpApiEndpoint.HttpApiEndpoint.Any {
   // built step by step, so typed loosely here; the overloads above give callers the exact type
   let endpoint = HttpApiEndpoint.make(methods[options.kind])(options.id, options.path) as unknown as Loose
@@ -132,8 +176,10 @@ export function unifiedEndpoint(
   if ("query" in options) {
     endpoint = endpoint.setUrlParams(options.query).addSuccess(options.success)
   } else {
-    const answer: { readonly schema: Schema.Schema.Any; readonly status?: number } = writeAnswers[options.kind]
-    endpoint = endpoint.setPayload(options.body).addSuccess(
+    const answer: { readonly schema: Schema.Schema.Any; readonly status?: number } =
+      options.kind === "update" && options.answersRecord === true ? { schema: RecordWriteResponse } : writeAnswers[options.kind]
+    if ("body" in options && options.body !== undefined) endpoint = endpoint.setPayload(options.body)
+    endpoint = endpoint.addSuccess(
       answer.schema,
       answer.status === undefined ? undefined : { status: answer.status }
     )
@@ -145,7 +191,11 @@ export function unifiedEndpoint(
       OpenApi.Description,
       describeUnifiedOperation({ kind: options.kind, actionId: options.id, description: options.description })
     )
-    .annotate(UnifiedOperation, { kind: options.kind, actionId: options.id })
+    .annotate(UnifiedOperation, {
+      kind: options.kind,
+      actionId: options.id,
+      ...("answersRecord" in options && options.answersRecord === true ? { answersRecord: true } : {})
+    })
   if (options.openApi !== undefined) endpoint = endpoint.annotate(OpenApi.Transform, options.openApi)
   return endpoint
 }

@@ -47,6 +47,11 @@ export interface RunContext {
   readonly limits?: Partial<RunLimits> | undefined
   /** Replaces the connector's `baseUrl` (e.g. the account's `base_url` setting); used as is. */
   readonly baseUrl?: string | undefined
+  /**
+   * Replaces the token URL of an OAuth2 client-credentials method (e.g. the account's `token_url`
+   * setting: a provider's sandbox token server, or a contract check's mock); used as is.
+   */
+  readonly tokenUrl?: string | undefined
   /** Authentication method by name; default the connector's first. */
   readonly authMethod?: string | undefined
   /** Where client-credentials tokens are cached; default one cache per process. */

@@ -158,6 +158,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             settings,
             authMethod: context.account.auth_method ?? undefined,
             ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
+            ...(typeof settings.token_url === "string" ? { tokenUrl: settings.token_url } : {}),
             ...(refreshable ? { refreshAccessToken } : {})
           })
         }).pipe(

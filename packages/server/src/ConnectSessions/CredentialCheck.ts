@@ -98,7 +98,8 @@ export class CredentialCheck extends Effect.Service<CredentialCheck>()("Switchya
             credentials: input.credentials,
             settings,
             authMethod: input.methodName,
-            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {})
+            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
+            ...(typeof settings.token_url === "string" ? { tokenUrl: settings.token_url } : {})
           }).pipe(
             Effect.provideService(ProviderTransport, transport),
             Effect.mapError((failure) => redactActionFailure(failure, secrets)),

@@ -2,9 +2,10 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api, unifiedOperationOf } from "@switchyard/api"
 import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
 import { Effect, Option, ParseResult, Schema } from "effect"
+import { isAuthorizationCode } from "../Connectors/authenticationMethods.js"
 import { exampleValue } from "./exampleValue.js"
 import { type MockBase, mockBase } from "./mockBaseUrl.js"
-import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
+import { type MockExchange, type MockPass, type MockProfile, type ProviderMock, TOKEN_PATH } from "./ProviderMock.js"
 import { referenceSchemaOf } from "./referenceSchemas.js"
 
 /*
@@ -140,8 +141,11 @@ const unifiedEndpoints: ReadonlyMap<string, UnifiedEndpoint> = new Map(
 // ---------------------------------------------------------------------------
 
 const READ_TYPES = new Set(["list", "get"])
+// lists first (those of a parent record after the top-level ones, whose ids they take), then reads, then writes
 const order = (action: ActionDefinition) =>
-  action.actionType === "list" ? 0 : action.actionType === "get" ? 1 : READ_TYPES.has(action.actionType) ? 2 : 3
+  action.actionType === "list"
+    ? (unifiedEndpoints.get(action.actionId)?.path.includes("/:") ? 0.5 : 0)
+    : action.actionType === "get" ? 1 : READ_TYPES.has(action.actionType) ? 2 : 3
 
 /** `hris_get_employee_document_category` → [employee, document, category]: the record an action is about. */
 const nounTokens = (actionId: string) =>
@@ -159,6 +163,25 @@ const listFor = (actionId: string, lists: ReadonlyArray<string>) => {
     if (score > 0 && (best === undefined || score > best.score)) best = { id: list, score }
   }
   return best?.id
+}
+
+/** The unified list serving each collection path (`/unified/hris/employees/:id/time_off` → its list). */
+const listByPath: ReadonlyMap<string, string> = new Map(
+  [...unifiedEndpoints].flatMap(([actionId, endpoint]) => endpoint.kind === "list" ? [[endpoint.path, actionId] as const] : [])
+)
+
+/**
+ * For a unified operation's path, the lists whose records its `:id` and `:subResourceId` name:
+ * `/unified/hris/employees/:id/time_off/:subResourceId` takes an employee from the employees list
+ * and a time-off request from that employee's time-off list.
+ */
+const pathSources = (path: string): { readonly id?: string | undefined; readonly subResourceId?: string | undefined } => {
+  const parent = /^(.*?)\/:id(?:\/|$)/.exec(path)
+  const sub = /^(.*)\/:subResourceId(?:\/|$)/.exec(path)
+  return {
+    id: parent === null ? undefined : listByPath.get(parent[1]!),
+    subResourceId: sub === null ? undefined : listByPath.get(sub[1]!)
+  }
 }
 
 const idsOf = (data: unknown): ReadonlyArray<string> =>
@@ -251,9 +274,19 @@ export const runContractCheck = (options: ContractCheckOptions) =>
     const base = mockBase(connector.baseUrl, options.document)
     const method = connector.authentication?.[0]
     const [methodName, methodConfig] = method === undefined ? [undefined, undefined] : Object.entries(method)[0]!
-    const credentials = Object.fromEntries(
+    const configured = Object.fromEntries(
       (methodConfig?.configFields ?? []).map((field) => [field.key, `contract-check-${field.key}`])
     )
+    // OAuth2: an authorization-code account holds the tokens its consent gave (stand-ins here, which
+    // the mock accepts as any bearer token); a client-credentials one fetches its token from the
+    // mock's token endpoint in place of the provider's login server
+    const authorizationCode = methodConfig !== undefined && isAuthorizationCode(methodConfig)
+    const clientCredentials = methodConfig?.type === "oauth2" && !authorizationCode
+    const credentials = authorizationCode
+      ? { ...configured, accessToken: "contract-check-access-token", refreshToken: "contract-check-refresh-token" }
+      : clientCredentials
+      ? { clientId: "contract-check-client", clientSecret: "contract-check-secret", ...configured }
+      : configured
     const actions = [...connector.actions].filter((action) => action.actionType !== "refresh_token")
       .sort((a, b) => order(a) - order(b))
 
@@ -270,7 +303,10 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           owner_id: `contract-check-${seed}`,
           ...(methodName === undefined ? {} : { auth_method: methodName }),
           credentials,
-          settings: { base_url: `${mock.baseFor(pass)}${base.prefix}` }
+          settings: {
+            base_url: `${mock.baseFor(pass)}${base.prefix}`,
+            ...(clientCredentials ? { token_url: `${mock.origin}${TOKEN_PATH}` } : {})
+          }
         }
       })
       const link = {
@@ -284,14 +320,21 @@ export const runContractCheck = (options: ContractCheckOptions) =>
       if (accountId !== undefined) {
         for (const action of actions) {
           const given = options.inputs?.[action.actionId]
-          const source = listFor(action.actionId, [...listIds.keys()])
-          const listed = source === undefined ? undefined : listIds.get(source)?.[0]
-          const id = listed ?? "1"
           const unified = unifiedEndpoints.get(action.actionId)
+          // a unified path says which list each of its ids comes from; else the likeliest list by name
+          const sources = unified === undefined ? {} : pathSources(unified.path)
+          const source = sources.id ?? listFor(action.actionId, [...listIds.keys()])
+          const listed = source === undefined ? undefined : listIds.get(source)?.[0]
+          const subListed = sources.subResourceId === undefined ? undefined : listIds.get(sources.subResourceId)?.[0]
+          const id = listed ?? "1"
+          const subId = subListed ?? "1"
           const required = (action.inputs ?? []).filter((input) => input.required === true)
           const path = given?.path ?? Object.fromEntries(
-            (action.inputs ?? []).filter((input) => input.in === "path").map((input) => [input.name, inputValue(input, id)])
+            (action.inputs ?? []).filter((input) => input.in === "path").map((input) =>
+              [input.name, input.name === "subResourceId" ? subId : inputValue(input, id)]
+            )
           )
+          const idsListed = listed !== undefined && (sources.subResourceId === undefined || subListed !== undefined)
           const body = given?.body ?? (unified?.payload !== undefined
             ? exampleValue(unified.payload, seed)
             : required.some((input) => input.in === "body" && input.name === "body")
@@ -301,7 +344,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
             required.filter((input) => (input.in ?? "query") === "query").map((input) => [input.name, inputValue(input, id)])
           )
           const answer = unified !== undefined
-            ? yield* call(unified.method as "GET", unified.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(path[name] ?? id))), {
+            ? yield* call(unified.method as "GET", unified.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(path[name] ?? (name === "subResourceId" ? subId : id)))), {
               account: accountId,
               query,
               ...(body === undefined || unified.method === "GET" ? {} : { body })
@@ -335,7 +378,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
               ...(unified === undefined ? [] : [`unified ${unified.name}`]),
               ...(reference === undefined ? [] : [`StackOne ${reference.name}`])
             ],
-            idFrom: listed === undefined ? undefined : source,
+            idFrom: !idsListed ? undefined : [source, sources.subResourceId].filter((name) => name !== undefined).join(" and "),
             records: records.length,
             unmapped: reference === undefined ? [] : unmappedFields(records, reference.recordFields)
           })

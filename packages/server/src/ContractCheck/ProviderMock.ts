@@ -145,6 +145,13 @@ const profileOptions: Record<MockProfile, object> = {
 /** Answers 204 once the mock listens, outside the document and its record of requests. */
 export const READY_PATH = "/__mock/ready"
 
+/**
+ * An OAuth2 token endpoint beside the document (its token URL is the provider's login server, not
+ * an operation of the API): answers any token request with a bearer token, outside the record of
+ * requests. A contract check points client-credentials accounts here (their `token_url` setting).
+ */
+export const TOKEN_PATH = "/__mock/token"
+
 /** `/sparse-42/api/v1/x` → profile `sparse`, seed `42`, path `/api/v1/x`. */
 const PASS_SEGMENT = /^\/(full|sparse)-([A-Za-z0-9_]{1,40})(\/.*|$)/
 
@@ -291,6 +298,12 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
       if (url.pathname === READY_PATH) {
         outgoing.writeHead(204)
         outgoing.end()
+        return
+      }
+      if (url.pathname === TOKEN_PATH) {
+        await readBody(incoming)
+        outgoing.writeHead(200, { "content-type": "application/json" })
+        outgoing.end(JSON.stringify({ access_token: "contract-check-token", token_type: "Bearer", expires_in: 3600 }))
         return
       }
       const pass = PASS_SEGMENT.exec(url.pathname)

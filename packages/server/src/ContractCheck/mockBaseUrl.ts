@@ -46,7 +46,9 @@ export const mockBase = (baseUrl: string | undefined, document: Record<string, u
   // a credential interpolated into the base URL stands for whatever a server variable allows
   const concrete = baseUrl.replace(/\$\{[^}]*\}/g, "variable")
   for (const server of servers) {
-    const pattern = escape(stripSlash(server)).replace(/\\\{[^}]*\\\}/g, "[^/]+")
+    // `{name}` is a server variable; `<name>` a placeholder some documents write instead (Workday's
+    // `https://<tenantHostname>/...`): each stands for one host or path segment
+    const pattern = escape(stripSlash(server)).replace(/\\\{[^}]*\\\}|<[^>/]*>/g, "[^/]+")
     const absolute = /^[a-z]+:\/\//i.test(server)
     const match = absolute
       ? new RegExp(`^${pattern}(?=/|$)`, "i").exec(concrete)

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, type HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
-import { Api, type ApiError, CurrentCaller, type UnifiedKind, unifiedOperationOf } from "@switchyard/api"
+import { Api, type ApiError, CurrentCaller, type UnifiedOperationSpec, unifiedOperationOf } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
@@ -66,10 +66,25 @@ const idsOf = (data: unknown) => {
   }
 }
 
+/**
+ * What a batch action answered about its items, as the unified batch answer's `errors`: the
+ * action's `errors` (one list of messages per item), else none refused.
+ */
+const batchErrorsOf = (data: unknown): ReadonlyArray<ReadonlyArray<string>> | null => {
+  const errors = typeof data === "object" && data !== null ? (data as Record<string, unknown>).errors : undefined
+  if (!Array.isArray(errors)) return null
+  return errors.map((item) => (Array.isArray(item) ? item.map(String) : item === null || item === undefined ? [] : [String(item)]))
+}
+
+const upsertedOf = (data: unknown) => {
+  const record = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>
+  const reference = record.external_reference
+  return { ...idsOf(data), external_reference: reference === undefined || reference === null ? null : String(reference) }
+}
+
 const answer = (
   runner: UnifiedRunner,
-  kind: UnifiedKind,
-  operationId: string,
+  { actionId: operationId, answersRecord, kind }: UnifiedOperationSpec,
   json: JsonAnswer,
   request: UnifiedRequest
 ) =>
@@ -93,6 +108,17 @@ const answer = (
         case "reject":
           return { statusCode: 200, message: "Record rejected successfully", timestamp, data: idsOf(result.data) }
         case "update":
+          return answersRecord === true
+            ? { statusCode: 200, message: "Record updated successfully", timestamp, data: idsOf(result.data) }
+            : { statusCode: 200, message: "Record updated successfully", timestamp }
+        case "delete":
+          return { statusCode: 200, message: "Record deleted successfully", timestamp }
+        case "invite":
+          return { statusCode: 200, message: "Record invited successfully", timestamp, data: idsOf(result.data) }
+        case "batch":
+          return { statusCode: 202, message: "Batch operation accepted", timestamp, errors: batchErrorsOf(result.data) }
+        case "upsert":
+          return { statusCode: 201, message: "Record upserted successfully", timestamp, data: upsertedOf(result.data) }
         case "download":
           return { statusCode: 200, message: "Record updated successfully", timestamp }
       }
@@ -133,11 +159,11 @@ const handleUnifiedGroup = <E, Provides, R, Endpoints extends HttpApiEndpoint.Ht
     // untyped view, and the result is every endpoint handled, with the handlers' own context.
     let built = handlers as unknown as UntypedHandlers
     for (const endpoint of Object.values(handlers.group.endpoints)) {
-      const { actionId, kind } = yield* operationOf(endpoint)
+      const operation = yield* operationOf(endpoint)
       // the endpoint's answer is checked and encoded by an encoder compiled here, once
       const json = jsonAnswer(endpoint)
       built = built.handle(endpoint.name, (request) =>
-        Effect.tap(answer(runner, kind, actionId, json, request), () => markAnswered))
+        Effect.tap(answer(runner, operation, json, request), () => markAnswered))
     }
     return built as unknown as HttpApiBuilder.Handlers<E, Provides, R>
   })

@@ -53,6 +53,15 @@ export const DOWNLOAD_MEDIA_TYPES = [
   "application/octet-stream"
 ] as const
 
+/** OpenAPI transform of a download operation: its 200 answer in each media type a document may carry. */
+export const documentDownloadMediaTypes = (operation: Record<string, any>): Record<string, any> => {
+  const ok = operation.responses?.["200"]
+  if (ok === undefined) return operation
+  const content: Record<string, unknown> = {}
+  for (const mediaType of DOWNLOAD_MEDIA_TYPES) content[mediaType] = { schema: { type: "string", format: "binary" } }
+  return { ...operation, responses: { ...operation.responses, "200": { ...ok, content } } }
+}
+
 /**
  * The document's bytes. The schema names a generic content type; the server streams an
  * `HttpServerResponse` carrying the document's own media type instead.

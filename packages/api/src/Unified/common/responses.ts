@@ -40,6 +40,31 @@ export const RecordWriteResponse = Schema.Struct(recordWriteFields).annotations(
 })
 export type RecordWriteResponse = typeof RecordWriteResponse.Type
 
+/** Delete and cancel response: exactly `{statusCode, message, timestamp}` (StackOne's DeleteResult). */
+export const DeleteResponse = Schema.Struct(writeFields).annotations({ identifier: "UnifiedDeleteResponse" })
+export type DeleteResponse = typeof DeleteResponse.Type
+
+/**
+ * Batch response (202): the batch was accepted; `errors` holds, per item in order, what the provider
+ * refused (an empty list for an item it took). StackOne's BatchResultApiModel.
+ */
+export const BatchResponse = Schema.Struct({
+  ...writeFields,
+  errors: optionalNullable(Schema.Array(Schema.Array(Schema.String)))
+}).annotations({ identifier: "UnifiedBatchResponse" })
+export type BatchResponse = typeof BatchResponse.Type
+
+/** Upsert response (201): the write response plus the record's identifiers and its external reference. */
+export const UpsertResponse = Schema.Struct({
+  ...writeFields,
+  data: Schema.Struct({
+    id: optionalNullable(Schema.String),
+    remote_id: optionalNullable(Schema.String),
+    external_reference: optionalNullable(Schema.String)
+  }).annotations({ identifier: "UnifiedUpsertedRecord" })
+}).annotations({ identifier: "UnifiedUpsertResponse" })
+export type UpsertResponse = typeof UpsertResponse.Type
+
 export const UnifiedWarning = Schema.Struct({
   message: optionalNullable(Schema.String)
 }).annotations({ identifier: "UnifiedWarning" })

@@ -26,7 +26,11 @@ export const resolveClientCredentials = (
 ): Effect.Effect<ResolvedAuth, ActionError> =>
   Effect.flatMap(
     run.attempt(undefined, () =>
-      Either.flatMap(credentialValue(run, plan.tokenUrl, "token URL", plan.name), (tokenUrl) => {
+      Either.flatMap(
+        run.context.tokenUrl !== undefined
+          ? Either.right(run.context.tokenUrl)
+          : credentialValue(run, plan.tokenUrl, "token URL", plan.name),
+        (tokenUrl) => {
         const credentials = run.context.credentials
         const clientId = credentials.clientId ?? credentials.client_id
         const clientSecret = credentials.clientSecret ?? credentials.client_secret
@@ -37,7 +41,8 @@ export const resolveClientCredentials = (
           }]))
         }
         return Either.right<TokenRequest>({ tokenUrl, clientId, clientSecret })
-      })),
+      }
+      )),
     (request) => {
       const key = TokenCache.key({ ...request, scope: plan.scope })
       return Effect.map(tokenCacheOf(run).get(key, fetchToken(run, plan, request)), (token): ResolvedAuth => {

@@ -1,0 +1,300 @@
+import { Schema } from "effect"
+import { fieldsParam, RawParam } from "../common/queryParams.js"
+import {
+  codeEnumValue,
+  CustomField,
+  DateTimeInput,
+  EnumValue,
+  enumValue,
+  optionalNullable,
+  Passthrough,
+  SourceValueOnly,
+  UnifiedCustomFields
+} from "../common/recordFields.js"
+import { GetResponse, ListResponse } from "../common/responses.js"
+import { unifiedQuery } from "../common/unifiedQuery.js"
+
+/*
+ * What the spec defines of the unified HRIS itself: the employee document category record and
+ * the employee update body. The generated modules use these where the reference has its own.
+ */
+
+// ---------------------------------------------------------------------------
+// Records
+// ---------------------------------------------------------------------------
+
+export const HrisEmployeeDocumentCategory = Schema.Struct({
+  id: Schema.String,
+  remote_id: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  active: optionalNullable(Schema.Boolean),
+  unified_custom_fields: optionalNullable(UnifiedCustomFields)
+}).annotations({ identifier: "HrisEmployeeDocumentCategory" })
+export type HrisEmployeeDocumentCategory = typeof HrisEmployeeDocumentCategory.Type
+
+export const HRIS_EMPLOYEE_DOCUMENT_CATEGORY_FIELDS = Object.keys(HrisEmployeeDocumentCategory.fields) as ReadonlyArray<
+  keyof typeof HrisEmployeeDocumentCategory.fields
+>
+
+export const HrisEmployeeDocumentCategoryResult = GetResponse(
+  HrisEmployeeDocumentCategory,
+  "HrisEmployeeDocumentCategoryResult"
+)
+
+export const HrisEmployeeDocumentCategoriesList = ListResponse(
+  HrisEmployeeDocumentCategory,
+  "HrisEmployeeDocumentCategoriesList"
+)
+
+export const HrisGetEmployeeDocumentCategoryParams = unifiedQuery({
+  params: {
+    raw: Schema.optional(RawParam),
+    fields: Schema.optional(fieldsParam(HRIS_EMPLOYEE_DOCUMENT_CATEGORY_FIELDS))
+  }
+})
+export type HrisGetEmployeeDocumentCategoryParams = typeof HrisGetEmployeeDocumentCategoryParams.Type
+
+// ---------------------------------------------------------------------------
+// Employee update body (spec table: every field optional and nullable)
+// ---------------------------------------------------------------------------
+
+export const Gender = enumValue("HrisGender", [
+  "male",
+  "female",
+  "non_binary",
+  "other",
+  "not_disclosed",
+  "diverse",
+  "unmapped_value"
+])
+export const PreferredLanguage = codeEnumValue(
+  "HrisPreferredLanguage",
+  "ISO 639-2 three-letter language code, or unmapped_value",
+  "eng"
+)
+export const Ethnicity = enumValue("HrisEthnicity", [
+  "white",
+  "black_or_african_american",
+  "asian",
+  "hispanic_or_latino",
+  "american_indian_or_alaska_native",
+  "native_hawaiian_or_pacific_islander",
+  "two_or_more_races",
+  "not_disclosed",
+  "other",
+  "unmapped_value"
+])
+export const MaritalStatus = enumValue("HrisMaritalStatus", [
+  "single",
+  "married",
+  "common_law",
+  "divorced",
+  "widowed",
+  "domestic_partnership",
+  "separated",
+  "other",
+  "not_disclosed",
+  "unmapped_value"
+])
+const EMPLOYMENT_TYPE_VALUES = [
+  "contractor",
+  "intern",
+  "permanent",
+  "apprentice",
+  "freelance",
+  "terminated",
+  "temporary",
+  "seasonal",
+  "volunteer",
+  "probation",
+  "internal",
+  "external",
+  "expatriate",
+  "employer_of_record",
+  "casual",
+  "Programme",
+  "unmapped_value"
+]
+const SCHEDULE_TYPE_VALUES = ["full_time", "shifts", "part_time", "unmapped_value"]
+export const EmploymentType = enumValue("HrisEmploymentType", EMPLOYMENT_TYPE_VALUES)
+export const EmploymentScheduleType = enumValue(
+  "HrisEmploymentScheduleType",
+  SCHEDULE_TYPE_VALUES,
+  "Work schedule type (e.g. full-time, part-time)"
+)
+export const EmploymentStatus = enumValue("HrisEmploymentStatus", [
+  "active",
+  "pending",
+  "terminated",
+  "leave",
+  "inactive",
+  "unknown",
+  "unmapped_value"
+])
+export const CountryCode = codeEnumValue("HrisCountryCode", "ISO 3166-1 alpha-2 country code, or unmapped_value", "US")
+export const SubDivision = codeEnumValue(
+  "HrisSubDivision",
+  "ISO 3166-2 sub-division code, or unmapped_value",
+  "US-CA"
+)
+export const PayPeriod = enumValue("HrisPayPeriod", [
+  "hour",
+  "day",
+  "week",
+  "every_two_weeks",
+  "month",
+  "quarter",
+  "every_six_months",
+  "year",
+  "unmapped_value"
+])
+export const PayFrequency = enumValue("HrisPayFrequency", [
+  "hourly",
+  "weekly",
+  "bi_weekly",
+  "four_weekly",
+  "semi_monthly",
+  "monthly",
+  "bi_monthly",
+  "quarterly",
+  "semi_annually",
+  "yearly",
+  "thirteen_monthly",
+  "pro_rata",
+  "half_yearly",
+  "daily",
+  "fixed",
+  "unmapped_value"
+])
+export const WorkTimeUnit = enumValue("HrisWorkTimeUnit", ["day", "week", "month", "year", "unmapped_value"])
+export const NationalIdentityNumberType = codeEnumValue(
+  "HrisNationalIdentityNumberType",
+  "Kind of national identity number (e.g. ssn, nin, sin, nid, passport, tin), or unmapped_value",
+  "ssn"
+)
+
+export const EmploymentGrade = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  remote_id: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  description: optionalNullable(Schema.String)
+}).annotations({ identifier: "HrisEmploymentGrade" })
+
+export const EmploymentTypeRef = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  remote_id: optionalNullable(Schema.String),
+  label: optionalNullable(Schema.String),
+  type: optionalNullable(EmploymentType)
+}).annotations({ identifier: "HrisEmploymentTypeRef" })
+
+export const EmploymentContractTypeRef = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  remote_id: optionalNullable(Schema.String),
+  label: optionalNullable(Schema.String),
+  contract_type: optionalNullable(EmploymentScheduleType)
+}).annotations({ identifier: "HrisEmploymentContractTypeRef" })
+
+export const WorkTime = Schema.Struct({
+  duration: optionalNullable(Schema.String.annotations({ description: "ISO 8601 duration, e.g. P0Y0M0DT8H0M0S" })),
+  period: optionalNullable(WorkTimeUnit)
+}).annotations({ identifier: "HrisWorkTime" })
+
+export const EmployeeEmploymentInput = Schema.Struct({
+  unified_custom_fields: optionalNullable(UnifiedCustomFields),
+  job_title: optionalNullable(Schema.String),
+  pay_rate: optionalNullable(Schema.String),
+  pay_period: optionalNullable(PayPeriod),
+  pay_frequency: optionalNullable(PayFrequency),
+  pay_currency: optionalNullable(Schema.String),
+  end_date: optionalNullable(DateTimeInput),
+  grade: optionalNullable(EmploymentGrade),
+  employment_type: optionalNullable(EmploymentType),
+  employment_contract_type: optionalNullable(EmploymentScheduleType),
+  type: optionalNullable(EmploymentTypeRef),
+  contract_type: optionalNullable(EmploymentContractTypeRef),
+  work_time: optionalNullable(WorkTime),
+  payroll_code: optionalNullable(Schema.String),
+  passthrough: optionalNullable(Passthrough),
+  effective_date: optionalNullable(DateTimeInput).annotations({ description: "Deprecated" })
+}).annotations({ identifier: "HrisEmployeeEmploymentInput" })
+
+export const EmployeeBenefit = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  benefit_type: optionalNullable(SourceValueOnly),
+  provider: optionalNullable(Schema.String),
+  description: optionalNullable(Schema.String),
+  created_at: optionalNullable(DateTimeInput),
+  updated_at: optionalNullable(DateTimeInput)
+}).annotations({ identifier: "HrisEmployeeBenefit" })
+
+export const NationalIdentityNumber = Schema.Struct({
+  value: optionalNullable(Schema.String),
+  type: optionalNullable(NationalIdentityNumberType),
+  country: optionalNullable(CountryCode)
+}).annotations({ identifier: "HrisNationalIdentityNumber" })
+
+export const EmployeeLocationInput = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  phone_number: optionalNullable(Schema.String),
+  street_1: optionalNullable(Schema.String),
+  street_2: optionalNullable(Schema.String),
+  city: optionalNullable(Schema.String),
+  zip_code: optionalNullable(Schema.String),
+  country: optionalNullable(CountryCode),
+  passthrough: optionalNullable(Passthrough),
+  state: optionalNullable(SubDivision)
+}).annotations({ identifier: "HrisEmployeeLocationInput" })
+
+export const HrisUpdateEmployeeRequest = Schema.Struct({
+  title: optionalNullable(Schema.String).annotations({ description: "Name prefix (e.g. Mr, Ms, Dr)" }),
+  first_name: optionalNullable(Schema.String),
+  last_name: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  display_name: optionalNullable(Schema.String),
+  avatar_url: optionalNullable(Schema.String),
+  personal_email: optionalNullable(Schema.String),
+  personal_phone_number: optionalNullable(Schema.String),
+  work_email: optionalNullable(Schema.String),
+  work_phone_number: optionalNullable(Schema.String),
+  job_id: optionalNullable(Schema.String).annotations({ description: "Deprecated" }),
+  job_title: optionalNullable(Schema.String).annotations({
+    description:
+      "When sourced from the employee's current employment and that employment belongs only to this employee, the active employment's job_title is written too"
+  }),
+  department_id: optionalNullable(Schema.String),
+  team_id: optionalNullable(Schema.String),
+  department: optionalNullable(Schema.String),
+  manager_id: optionalNullable(Schema.String),
+  company_name: optionalNullable(Schema.String).annotations({ description: "Deprecated: use company_id" }),
+  company_id: optionalNullable(Schema.String),
+  employee_number: optionalNullable(Schema.String),
+  date_of_birth: optionalNullable(DateTimeInput),
+  birthday: optionalNullable(DateTimeInput).annotations({ description: "Next upcoming birthday" }),
+  hire_date: optionalNullable(DateTimeInput),
+  start_date: optionalNullable(DateTimeInput),
+  termination_date: optionalNullable(DateTimeInput),
+  gender: optionalNullable(Gender),
+  preferred_language: optionalNullable(PreferredLanguage),
+  ethnicity: optionalNullable(Ethnicity),
+  marital_status: optionalNullable(MaritalStatus),
+  avatar: optionalNullable(EnumValue),
+  employment_type: optionalNullable(EmploymentType).annotations({ description: "Deprecated" }),
+  employment_contract_type: optionalNullable(EmploymentScheduleType).annotations({
+    description: "Deprecated: work schedule type"
+  }),
+  employment_status: optionalNullable(EmploymentStatus),
+  citizenships: optionalNullable(Schema.Array(CountryCode)),
+  employment: optionalNullable(EmployeeEmploymentInput),
+  custom_fields: optionalNullable(Schema.Array(CustomField)),
+  benefits: optionalNullable(Schema.Array(EmployeeBenefit)),
+  national_identity_number: optionalNullable(NationalIdentityNumber).annotations({
+    description: "Deprecated: use national_identity_numbers"
+  }),
+  national_identity_numbers: optionalNullable(Schema.Array(NationalIdentityNumber)),
+  home_location: optionalNullable(EmployeeLocationInput),
+  work_location: optionalNullable(EmployeeLocationInput),
+  passthrough: optionalNullable(Passthrough)
+}).annotations({ identifier: "HrisUpdateEmployeeRequest" })
+export type HrisUpdateEmployeeRequest = typeof HrisUpdateEmployeeRequest.Type
