@@ -125,6 +125,13 @@ export const AuthenticationMethod = Schema.Struct({
   scopes: opt(Schema.Union(Text, TextList)),
   pkce: opt(Schema.Boolean),
   tokenExpiresIn: opt(Schema.Number),
+  /**
+   * Client credentials: where the access token sits in the token endpoint's JSON answer, as a dotted
+   * path (`data.token` for `{"data": {"token": ...}}`); default `access_token`, as OAuth 2.0 says.
+   */
+  tokenField: opt(Schema.String.pipe(Schema.pattern(/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/, {
+    message: () => "tokenField must be a dotted path of JSON keys, e.g. data.token"
+  }))),
   refreshAuthentication: opt(RefreshAuthentication)
 })
 export type AuthenticationMethod = typeof AuthenticationMethod.Type

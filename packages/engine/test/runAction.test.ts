@@ -950,6 +950,11 @@ describe("runAction: authentication", () => {
           tokenUrl: https://auth.example.com/oauth/token
           tokenExpiresIn: 600
           scopes: [read, write]
+      - nested_token:
+          type: oauth2
+          grantType: client_credentials
+          tokenUrl: https://auth.example.com/auth
+          tokenField: data.token
       - user:
           type: oauth2
           grantType: authorization_code
@@ -1042,6 +1047,29 @@ describe("runAction: authentication", () => {
       expect((yield* ping("machine", machineCredentials, cache)).requests).toHaveLength(1)
       yield* TestClock.adjust("2 seconds")
       expect((yield* ping("machine", machineCredentials, cache)).requests).toHaveLength(2)
+    }))
+
+  it.effect("oauth2 client credentials: tokenField reads a token answered elsewhere than access_token; a context tokenUrl replaces the method's", () =>
+    Effect.gen(function*() {
+      const nested: FakeHandler = (_, url) =>
+        url.pathname === "/auth" ? json({ success: true, data: { token: "nested-token-1" } }) : json({ ok: true })
+      const { requests } = yield* ping("nested_token", machineCredentials, new TokenCache(), nested)
+      expect(requests.map((request) => request.url)).toEqual(["https://auth.example.com/auth", "https://api.example.com/ping"])
+      expect(requests[1]!.headers.authorization).toBe("Bearer nested-token-1")
+
+      // an answer without the token at that path names the path
+      const flat: FakeHandler = (_, url) => url.pathname === "/auth" ? json({ access_token: "x" }) : json({ ok: true })
+      const { effect } = run(authConnector, "ping", {}, flat, { authMethod: "nested_token", credentials: machineCredentials })
+      expect((yield* Effect.flip(effect)).message).toContain("without data.token")
+
+      // the account's token_url setting reaches the engine as tokenUrl: used as is
+      const moved = yield* succeed(authConnector, "ping", {}, pong, {
+        authMethod: "machine",
+        credentials: machineCredentials,
+        tokenCache: new TokenCache(),
+        tokenUrl: "https://sandbox-auth.example.com/oauth/token"
+      })
+      expect(moved.requests[0]!.url).toBe("https://sandbox-auth.example.com/oauth/token")
     }))
 
   it.effect("oauth2 client credentials: concurrent runs share one token fetch", () =>

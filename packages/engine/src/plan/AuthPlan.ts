@@ -29,6 +29,8 @@ export type AuthPlan =
     readonly tokenUrl: Evaluator
     readonly scope: string | undefined
     readonly defaultExpiresIn: number | undefined
+    /** The keys leading to the access token in the token answer (`["access_token"]` by default). */
+    readonly tokenField: ReadonlyArray<string>
     readonly includeBearer: boolean
   }
 
@@ -59,6 +61,7 @@ export const compileAuth = (
         tokenUrl,
         scope: scopes === undefined ? undefined : typeof scopes === "string" ? scopes : scopes.join(" "),
         defaultExpiresIn: method.tokenExpiresIn,
+        tokenField: (method.tokenField ?? "access_token").split("."),
         includeBearer
       }
     }

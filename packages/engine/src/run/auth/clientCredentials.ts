@@ -69,10 +69,10 @@ const fetchToken = (
   return run.transport.send(request).pipe(
     Effect.flatMap((response) => {
       const body = tokenAnswer(response.body)
-      const token = isRecord(body) ? body.access_token : undefined
+      const token = plan.tokenField.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), body)
       if (!isSuccess(response.status) || typeof token !== "string" || token === "") {
         const why = isSuccess(response.status)
-          ? `token endpoint answered ${response.status} without an access_token`
+          ? `token endpoint answered ${response.status} without ${plan.tokenField.join(".")}`
           : `token endpoint answered ${response.status}`
         return Effect.fail(httpError(undefined, "POST", tokenUrl, response, why))
       }
