@@ -158,6 +158,11 @@ describe("mockBase", () => {
     )
     expect(mockBase("https://api.example/v1", { swagger: "2.0", host: "api.example", basePath: "/v1" }).server)
       .toBe("https://api.example/v1")
+    // SAP's Swagger 2 documents name their production servers in x-servers; Workday's write <placeholders>
+    const sap = { swagger: "2.0", host: "sandbox.api.sap.com", basePath: "/successfactors/odata/v2", "x-servers": [{ url: "https://{api-server}/odata/v2" }] }
+    expect(mockBase("https://${credentials.apiServer}/odata/v2", sap)).toEqual({ prefix: "", server: "https://{api-server}/odata/v2", problem: undefined })
+    expect(mockBase("https://${settings.host}/staffing/v6", { openapi: "3.0.0", servers: [{ url: "https://<tenantHostname>/staffing/v6" }] }).server)
+      .toBe("https://<tenantHostname>/staffing/v6")
     // a document without servers: its paths follow the connector's whole base URL
     expect(mockBase("https://api.litmos.example/v1.svc", { openapi: "3.0.1", paths: {} }))
       .toEqual({ prefix: "", server: undefined, problem: undefined })

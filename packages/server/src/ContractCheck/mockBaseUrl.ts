@@ -31,7 +31,9 @@ export const documentServers = (document: Record<string, unknown>): ReadonlyArra
   if (typeof document.host === "string") {
     const schemes = Array.isArray(document.schemes) && document.schemes.length > 0 ? document.schemes : ["https"]
     const basePath = typeof document.basePath === "string" ? document.basePath : ""
-    return [`${String(schemes[0])}://${document.host}${basePath}`]
+    // Swagger 2 has one host; SAP's documents list their production servers as `x-servers` beside it
+    const extra = Array.isArray(document["x-servers"]) ? documentServers({ servers: document["x-servers"] }) : []
+    return [`${String(schemes[0])}://${document.host}${basePath}`, ...extra]
   }
   return typeof document.basePath === "string" ? [document.basePath] : []
 }
