@@ -50,6 +50,19 @@ describe("built-in connectors against the unified endpoints", () => {
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
+      ["hibob", [
+        "hris_list_employees",
+        "hris_get_employee",
+        "hris_list_employee_employments",
+        "hris_list_time_off_requests",
+        "hris_list_employee_time_off_requests",
+        "hris_get_employees_time_off_request",
+        "hris_list_time_off_types",
+        "hris_get_employee_time_off_balance",
+        "hris_list_department_groups",
+        "hris_list_locations",
+        "hris_list_employee_custom_field_definitions"
+      ]],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
       ["rippling", [
