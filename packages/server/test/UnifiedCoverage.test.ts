@@ -65,6 +65,18 @@ describe("built-in connectors against the unified endpoints", () => {
       ]],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
+      ["namely", [
+        "hris_list_employees",
+        "hris_get_employee",
+        "hris_list_companies",
+        "hris_get_company",
+        "hris_list_groups",
+        "hris_list_department_groups",
+        "hris_list_locations",
+        "hris_list_team_groups",
+        "hris_list_jobs",
+        "hris_list_employee_custom_field_definitions"
+      ]],
       ["rippling", [
         "hris_list_employees",
         "hris_list_companies",
