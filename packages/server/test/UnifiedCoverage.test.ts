@@ -51,7 +51,10 @@ describe("built-in connectors against the unified endpoints", () => {
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
-      ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
+      ["litmos", [
+        "lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions",
+        "lms_list_content", "lms_get_content", "lms_list_user_completions"
+      ]],
       ["rippling", [
         "hris_list_employees",
         "hris_list_companies",
