@@ -37,9 +37,10 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
+        "talentlms@1.3.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(16)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(17)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

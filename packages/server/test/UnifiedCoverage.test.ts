@@ -67,7 +67,11 @@ describe("built-in connectors against the unified endpoints", () => {
         "hris_get_time_off_request",
         "hris_list_employee_time_off_requests"
       ]],
-      ["talentlms", []],
+      ["talentlms", [
+        "lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_categories", "lms_get_category",
+        "lms_get_assignment", "lms_get_user_assignment", "lms_create_user_assignment", "lms_list_user_completions",
+        "lms_get_completion"
+      ]],
       ["thinkific", [
         "lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_get_content", "lms_list_assignments",
         "lms_get_assignment", "lms_list_completions", "lms_list_user_completions", "lms_list_categories", "lms_get_category"
