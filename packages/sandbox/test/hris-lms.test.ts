@@ -120,6 +120,21 @@ describe("LMS (TalentLMS)", () => {
     expect((await fetch(`${sb.lms.baseUrl}/users/id:9999`, { headers: lms })).status).toBe(404)
   })
 
+  it("lists categories; one category carries the courses filed under it, an unknown one is 404", async () => {
+    const categories = await json<Array<{ id: string; name: string }>>(await fetch(`${sb.lms.baseUrl}/categories`, { headers: lms }))
+    expect(categories.length).toBeGreaterThan(1)
+    const courses = await json<Array<{ id: string; category_id: string }>>(await fetch(`${sb.lms.baseUrl}/courses`, { headers: lms }))
+    for (const category of categories) {
+      const one = await json<{ id: string; name: string; courses: Array<{ id: string; category_id: string }> }>(await fetch(`${sb.lms.baseUrl}/categories/id:${category.id}`, { headers: lms }))
+      expect(one).toMatchObject({ id: category.id, name: category.name })
+      expect(one.courses.map((course) => course.id)).toEqual(courses.filter((course) => course.category_id === category.id).map((course) => course.id))
+    }
+    const unknown = await fetch(`${sb.lms.baseUrl}/categories/id:9999`, { headers: lms })
+    expect(unknown.status).toBe(404)
+    expect(await json(unknown)).toMatchObject({ error: { type: "invalid_request_error" } })
+    expect((await fetch(`${sb.lms.baseUrl}/categories/id:1`)).status).toBe(401)
+  })
+
   it("enrolls with POST /addusertocourse (JSON or form); the enrollment shows on both sides", async () => {
     const courses = await json<Array<{ id: string }>>(await fetch(`${sb.lms.baseUrl}/courses`, { headers: lms }))
     const user = await json<{ id: string; courses: Array<{ id: string }>; last_updated_timestamp: string }>(await fetch(`${sb.lms.baseUrl}/users/id:12`, { headers: lms }))

@@ -34,14 +34,16 @@ layer(Registry)("built-in connectors", (it) => {
         "hibob@1.0.0",
         "lever@1.0.0",
         "litmos@1.0.0",
+        "litmos@1.1.0",
         "namely@1.0.0",
         "rippling@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
+        "talentlms@1.3.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(18)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(20)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -2,10 +2,11 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
+import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
- * The shipped connector versions greenhouse@1.2.0, bamboohr@1.1.0 and talentlms@1.1.0,
+ * The shipped connector versions greenhouse@1.2.0, bamboohr@1.1.0, talentlms@1.1.0 and talentlms@1.3.0,
  * run through the action RPC over real sockets against the sandbox providers. What the
  * connectors answer is checked against what the sandbox itself says, read directly.
  */
@@ -40,6 +41,14 @@ const setup = Effect.gen(function*() {
       settings: { base_url: sandbox.lms.baseUrl }
     })
   })
+  const talentlms13 = yield* client.accounts.create_account({
+    payload: accountBody({
+      connector_key: "talentlms",
+      connector_version: "1.3.0",
+      credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" },
+      settings: { base_url: sandbox.lms.baseUrl }
+    })
+  })
   const rpc = (accountId: string, payload: RpcPayload) =>
     client.actions.rpc_action({ headers: { "x-account-id": accountId }, payload })
   /** Every record of a list action, following `next` until there is none. */
@@ -62,7 +71,7 @@ const setup = Effect.gen(function*() {
       }
       return { records, pages: cursors.length + 1 }
     })
-  return { sandbox, greenhouse, bamboohr, talentlms, rpc, all }
+  return { sandbox, greenhouse, bamboohr, talentlms, talentlms13, rpc, all }
 })
 
 
@@ -74,6 +83,13 @@ const bytesAt = (url: string) =>
   })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
+
+/** No issue against StackOne's reference shape of the action's answer (a list's as one page with no next). */
+const fitsReference = (action: string, data: unknown) => {
+  const reference = referenceSchemaOf(action)
+  expect(reference, `StackOne defines ${action}`).toBeDefined()
+  expect(reference!.issues(Array.isArray(data) ? { data, next: null } : { data })).toEqual([])
+}
 
 const errorTag = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) => Effect.map(Effect.flip(effect), (error) => error._tag)
 
@@ -456,5 +472,162 @@ layer(Server, { excludeTestServices: true })("built-in connectors over the actio
       expect(whole.data).toEqual(listed.records)
       expect(whole.next).toBeUndefined()
       expect(yield* errorTag(rpc(talentlms.id, { action: "lms_list_user_assignments", path: { id: "987654" } }))).toBe("NotFound")
+    }))
+
+  it.effect("talentlms 1.3.0: users, courses and categories in pages and by id, as the sandbox has them", () =>
+    Effect.gen(function*() {
+      const { all, rpc, sandbox, talentlms13 } = yield* setup
+      const users = (yield* direct(sandbox, "lms", "/users")) as Array<Json>
+      const listedUsers = yield* all(talentlms13.id, "lms_list_users", { page_size: 7 })
+      expect(listedUsers.pages).toBe(Math.ceil(users.length / 7))
+      expect(listedUsers.records).toEqual(users.map((user) => ({
+        id: user.id,
+        remote_id: user.id,
+        name: `${user.first_name} ${user.last_name}`,
+        email: user.email,
+        active: user.status === "active",
+        updated_at: new Date(Number(user.last_updated_timestamp) * 1000).toISOString()
+      })))
+      expect(listedUsers.records.some((user) => user.active === false)).toBe(true)
+      fitsReference("lms_list_users", listedUsers.records)
+      const second = yield* rpc(talentlms13.id, { action: "lms_list_users", query: { page_size: 7, page: 2 } })
+      expect(second.data).toEqual(listedUsers.records.slice(7, 14))
+      const user = yield* rpc(talentlms13.id, { action: "lms_get_user", path: { id: users[3]!.id } })
+      expect(user.data).toEqual(listedUsers.records[3])
+      fitsReference("lms_get_user", user.data)
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_user", path: { id: "987654" } }))).toBe("NotFound")
+
+      const courses = (yield* direct(sandbox, "lms", "/courses")) as Array<Json>
+      const listedCourses = yield* all(talentlms13.id, "lms_list_courses", { page_size: 6 })
+      expect(ids(listedCourses.records)).toEqual(courses.map((course) => course.id))
+      listedCourses.records.forEach((record, index) => {
+        const course = courses[index]!
+        expect(record).toEqual({
+          id: course.id,
+          remote_id: course.id,
+          external_reference: course.code,
+          title: course.name,
+          description: course.description,
+          active: course.status === "active",
+          cover_url: course.big_avatar,
+          categories: [{ id: course.category_id, remote_id: course.category_id }]
+        })
+      })
+      const detail = yield* direct(sandbox, "lms", `/courses/id:${courses[0]!.id}`)
+      const course = yield* rpc(talentlms13.id, { action: "lms_get_course", path: { id: courses[0]!.id } })
+      const units = (detail.units as Array<Json>).map((unit) => unit.id)
+      expect(units.length).toBeGreaterThan(2)
+      expect(course.data).toEqual({ ...listedCourses.records[0], content_ids: units, remote_content_ids: units })
+      fitsReference("lms_list_courses", listedCourses.records)
+      fitsReference("lms_get_course", course.data)
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_course", path: { id: "987654" } }))).toBe("NotFound")
+
+      const categories = (yield* direct(sandbox, "lms", "/categories")) as Array<Json>
+      const listedCategories = yield* all(talentlms13.id, "lms_list_categories", { page_size: 2 })
+      expect(listedCategories.records).toEqual(categories.map((category) => ({ id: category.id, remote_id: category.id, name: category.name })))
+      const category = yield* rpc(talentlms13.id, { action: "lms_get_category", path: { id: categories[1]!.id } })
+      expect(category.data).toEqual(listedCategories.records[1])
+      fitsReference("lms_list_categories", listedCategories.records)
+      fitsReference("lms_get_category", category.data)
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_category", path: { id: "987654" } }))).toBe("NotFound")
+    }))
+
+  it.effect("talentlms 1.3.0: assignments and completions by id, a user's completions, and enrolling a user", () =>
+    Effect.gen(function*() {
+      const { all, rpc, sandbox, talentlms13 } = yield* setup
+      const users = (yield* direct(sandbox, "lms", "/users")) as Array<Json>
+      let user: Json | undefined
+      for (const candidate of users) {
+        const detail = yield* direct(sandbox, "lms", `/users/id:${candidate.id}`)
+        const statuses = (detail.courses as Array<Json>).map((course) => course.completion_status)
+        if (statuses.includes("completed") && statuses.includes("incomplete")) {
+          user = detail
+          break
+        }
+      }
+      expect(user).toBeDefined()
+      const courses = user!.courses as Array<Json>
+      const done = courses.filter((course) => course.completion_status === "completed")
+      const started = courses.find((course) => course.completion_status === "incomplete")!
+
+      // an assignment by its id, and the same one among the user's
+      const assignment = yield* rpc(talentlms13.id, { action: "lms_get_assignment", path: { id: `${user!.id}-${started.id}` } })
+      expect(assignment.data).toMatchObject({
+        id: `${user!.id}-${started.id}`,
+        course_id: started.id,
+        learning_object_id: started.id,
+        learning_object_type: { value: "course", source_value: "course" },
+        user_id: user!.id,
+        progress: Number(started.completion_percentage),
+        status: { value: "in_progress", source_value: "incomplete" },
+        assigned_at: new Date(Number(started.enrolled_on_timestamp) * 1000).toISOString(),
+        completed_at: null
+      })
+      fitsReference("lms_get_assignment", assignment.data)
+      const listed = yield* rpc(talentlms13.id, { action: "lms_list_user_assignments", path: { id: user!.id } })
+      const fromList = (listed.data as Array<Json>).find((record) => record.id === `${user!.id}-${started.id}`)!
+      for (const subResourceId of [`${user!.id}-${started.id}`, started.id]) {
+        const one = yield* rpc(talentlms13.id, { action: "lms_get_user_assignment", path: { id: user!.id, subResourceId } })
+        expect(one.data).toEqual({
+          ...fromList,
+          learning_object_type: { value: "course", source_value: "course" },
+          progress: Number(fromList.progress)
+        })
+        fitsReference("lms_get_user_assignment", one.data)
+      }
+      const other = courses.length === 20 ? undefined : ((yield* direct(sandbox, "lms", "/courses")) as Array<Json>)
+        .find((course) => !courses.some((enrolled) => enrolled.id === course.id))
+      expect(other).toBeDefined()
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_assignment", path: { id: `${user!.id}-${other!.id}` } }))).toBe("NotFound")
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_user_assignment", path: { id: user!.id, subResourceId: other!.id } })))
+        .toBe("NotFound")
+
+      // completions: the completed enrollments, with their certificates
+      const completions = yield* all(talentlms13.id, "lms_list_user_completions", { page_size: 1 }, { id: user!.id })
+      expect(ids(completions.records)).toEqual(done.map((course) => `${user!.id}-${course.id}`))
+      const certificates = user!.certifications as Array<Json>
+      completions.records.forEach((completion, index) => {
+        const course = done[index]!
+        expect(completion).toMatchObject({
+          course_id: course.id,
+          user_id: user!.id,
+          learning_object_type: { value: "course" },
+          completed_at: new Date(Number(course.completed_on_timestamp) * 1000).toISOString(),
+          time_spent: `PT${course.total_time_seconds}S`,
+          certificate_url: certificates.find((certificate) => certificate.course_id === course.id)?.download_url ?? null
+        })
+      })
+      const completion = yield* rpc(talentlms13.id, { action: "lms_get_completion", path: { id: `${user!.id}-${done[0]!.id}` } })
+      const { certificate_url: _certificate, ...withoutCertificate } = completions.records[0]!
+      expect(completion.data).toEqual(withoutCertificate)
+      fitsReference("lms_list_user_completions", completions.records)
+      fitsReference("lms_get_completion", completion.data)
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_get_completion", path: { id: `${user!.id}-${started.id}` } }))).toBe("NotFound")
+
+      // enrolling: by course code, or by course id; twice is a conflict, an unknown code 422
+      sandbox.clearRequests()
+      const created = yield* rpc(talentlms13.id, {
+        action: "lms_create_user_assignment",
+        path: { id: user!.id },
+        body: { learning_object_external_reference: other!.code }
+      })
+      expect(created.data).toEqual({ id: `${user!.id}-${other!.id}`, remote_id: `${user!.id}-${other!.id}` })
+      const enroll = sandbox.requests("lms").find((request) => request.method === "POST")!
+      expect(enroll.path).toBe("/api/v1/addusertocourse")
+      expect(enroll.headers["content-type"]).toContain("application/x-www-form-urlencoded")
+      expect(Object.fromEntries(new URLSearchParams(enroll.body!))).toEqual({ user_id: String(user!.id), course_id: String(other!.id) })
+      const enrolled = yield* rpc(talentlms13.id, { action: "lms_get_assignment", path: { id: `${user!.id}-${other!.id}` } })
+      expect(enrolled.data).toMatchObject({ status: { value: "pending", source_value: "not_attempted" }, progress: 0 })
+      expect(yield* errorTag(rpc(talentlms13.id, {
+        action: "lms_create_user_assignment",
+        path: { id: user!.id },
+        body: { learning_object_external_reference: "ignored", learning_object_id: other!.id }
+      }))).toBe("Conflict")
+      expect(yield* errorTag(rpc(talentlms13.id, {
+        action: "lms_create_user_assignment",
+        path: { id: user!.id },
+        body: { learning_object_external_reference: "NO-SUCH-CODE" }
+      }))).toBe("UnprocessableEntity")
+      expect(yield* errorTag(rpc(talentlms13.id, { action: "lms_create_user_assignment", path: { id: user!.id }, body: {} }))).toBe("BadRequest")
     }))
 })
