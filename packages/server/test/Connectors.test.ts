@@ -14,7 +14,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
-        "bamboohr@1.3.0~builtin",
+        "bamboohr@1.4.0~builtin",
         "greenhouse@1.3.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.0.0~builtin",
@@ -74,7 +74,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         ]
       })
       // a contract-level version names the provider's document it is checked against (ProviderContracts.test.ts)
-      const bamboohr = yield* client.connectors.get_connector({ path: { id: "bamboohr@1.3.0" }, urlParams: {} })
+      const bamboohr = yield* client.connectors.get_connector({ path: { id: "bamboohr@1.4.0" }, urlParams: {} })
       expect(bamboohr.verification).toEqual({
         level: "contract",
         document: "packages/connectors/provider-documents/bamboohr/public.yaml",
@@ -211,7 +211,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       }
       const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
       expect(builtin.status).toBe(200)
-      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
     }))
 
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>

@@ -48,7 +48,22 @@ describe("built-in connectors against the unified endpoints", () => {
   it("every action named like a unified operation has its endpoint, but for the RPC-only ones", () => {
     // a renamed or misspelt action shows up here rather than as a 501 at run time
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
-      ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
+      ["bamboohr", [
+        "hris_list_employees",
+        "hris_get_employee",
+        "hris_list_employee_categories",
+        "hris_list_time_off_requests",
+        "hris_get_time_off_request",
+        "hris_list_employee_time_off_requests",
+        "hris_list_time_off_types",
+        "hris_list_time_off_policies",
+        "hris_list_employee_time_off_balances",
+        "hris_list_companies",
+        "hris_get_company",
+        "hris_list_locations",
+        "hris_list_department_groups",
+        "hris_list_employee_custom_field_definitions"
+      ]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
