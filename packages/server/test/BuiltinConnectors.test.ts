@@ -34,12 +34,13 @@ layer(Registry)("built-in connectors", (it) => {
         "lever@1.0.0",
         "litmos@1.0.0",
         "rippling@1.0.0",
+        "rippling@1.1.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(16)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(17)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -18,7 +18,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "greenhouse@1.3.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.0.0~builtin",
-        "rippling@1.0.0~builtin",
+        "rippling@1.1.0~builtin",
         "talentlms@1.2.0~builtin",
         "thinkific@1.0.0~builtin"
       ])

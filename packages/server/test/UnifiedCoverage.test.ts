@@ -77,7 +77,8 @@ describe("built-in connectors against the unified endpoints", () => {
         "hris_list_employee_custom_field_definitions",
         "hris_list_time_off_requests",
         "hris_get_time_off_request",
-        "hris_list_employee_time_off_requests"
+        "hris_list_employee_time_off_requests",
+        "hris_list_employments"
       ]],
       ["talentlms", []],
       ["thinkific", [
