@@ -63,7 +63,8 @@ describe("built-in connectors against the unified endpoints", () => {
         "hris_list_locations",
         "hris_list_department_groups",
         "hris_list_employee_custom_field_definitions",
-        "hris_list_employee_employments"
+        "hris_list_employee_employments",
+        "hris_list_jobs"
       ]],
       ["greenhouse", []],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
