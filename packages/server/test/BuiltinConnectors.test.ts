@@ -26,6 +26,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.1.0",
         "bamboohr@1.2.0",
         "bamboohr@1.3.0",
+        "bamboohr@1.4.0",
         "factorial@1.0.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
@@ -37,13 +38,14 @@ layer(Registry)("built-in connectors", (it) => {
         "litmos@1.1.0",
         "namely@1.0.0",
         "rippling@1.0.0",
+        "rippling@1.1.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "talentlms@1.3.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(20)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(22)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -14,14 +14,14 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
-        "bamboohr@1.3.0~builtin",
+        "bamboohr@1.4.0~builtin",
         "factorial@1.0.0~builtin",
         "greenhouse@1.3.0~builtin",
         "hibob@1.0.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.1.0~builtin",
         "namely@1.0.0~builtin",
-        "rippling@1.0.0~builtin",
+        "rippling@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.0.0~builtin"
       ])
