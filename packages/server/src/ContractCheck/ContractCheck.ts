@@ -2,10 +2,10 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api, unifiedOperationOf } from "@switchyard/api"
 import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
 import { Effect, Option, ParseResult, Schema } from "effect"
-import { isAuthorizationCode } from "../Connectors/authenticationMethods.js"
 import { exampleValue } from "./exampleValue.js"
 import { type MockBase, mockBase } from "./mockBaseUrl.js"
-import { type MockExchange, type MockPass, type MockProfile, type ProviderMock, TOKEN_PATH } from "./ProviderMock.js"
+import { mockAccount } from "./mockAccount.js"
+import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
 import { referenceSchemaOf } from "./referenceSchemas.js"
 
 /*
@@ -272,21 +272,6 @@ export const runContractCheck = (options: ContractCheckOptions) =>
 
     const { connector, mock } = options
     const base = mockBase(connector.baseUrl, options.document)
-    const method = connector.authentication?.[0]
-    const [methodName, methodConfig] = method === undefined ? [undefined, undefined] : Object.entries(method)[0]!
-    const configured = Object.fromEntries(
-      (methodConfig?.configFields ?? []).map((field) => [field.key, `contract-check-${field.key}`])
-    )
-    // OAuth2: an authorization-code account holds the tokens its consent gave (stand-ins here, which
-    // the mock accepts as any bearer token); a client-credentials one fetches its token from the
-    // mock's token endpoint in place of the provider's login server
-    const authorizationCode = methodConfig !== undefined && isAuthorizationCode(methodConfig)
-    const clientCredentials = methodConfig?.type === "oauth2" && !authorizationCode
-    const credentials = authorizationCode
-      ? { ...configured, accessToken: "contract-check-access-token", refreshToken: "contract-check-refresh-token" }
-      : clientCredentials
-      ? { clientId: "contract-check-client", clientSecret: "contract-check-secret", ...configured }
-      : configured
     const actions = [...connector.actions].filter((action) => action.actionType !== "refresh_token")
       .sort((a, b) => order(a) - order(b))
 
@@ -301,12 +286,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           connector_version: connector.info.version,
           name: `contract check, seed ${seed}`,
           owner_id: `contract-check-${seed}`,
-          ...(methodName === undefined ? {} : { auth_method: methodName }),
-          credentials,
-          settings: {
-            base_url: `${mock.baseFor(pass)}${base.prefix}`,
-            ...(clientCredentials ? { token_url: `${mock.origin}${TOKEN_PATH}` } : {})
-          }
+          ...mockAccount(connector, { origin: mock.origin, baseUrl: `${mock.baseFor(pass)}${base.prefix}` })
         }
       })
       const link = {
