@@ -30,6 +30,7 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
+        "gusto@1.0.0",
         "lever@1.0.0",
         "litmos@1.0.0",
         "rippling@1.0.0",
@@ -38,7 +39,7 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.2.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(15)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(16)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

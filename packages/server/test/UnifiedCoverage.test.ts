@@ -50,6 +50,24 @@ describe("built-in connectors against the unified endpoints", () => {
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
       ["greenhouse", []],
+      ["gusto", [
+        "hris_list_employees",
+        "hris_get_employee",
+        "hris_list_employee_employments",
+        "hris_list_employments",
+        "hris_get_employment",
+        "hris_list_companies",
+        "hris_get_company",
+        "hris_list_locations",
+        "hris_get_location",
+        "hris_list_department_groups",
+        "hris_list_groups",
+        "hris_get_department_group",
+        "hris_list_time_off_policies",
+        "hris_get_time_off_policy",
+        "hris_list_employee_time_off_balances",
+        "hris_list_employee_custom_field_definitions"
+      ]],
       ["lever", ["ats_list_jobs", "ats_get_job"]],
       ["litmos", ["lms_list_users", "lms_get_user", "lms_list_courses", "lms_get_course", "lms_list_assignments", "lms_list_completions"]],
       ["rippling", [
