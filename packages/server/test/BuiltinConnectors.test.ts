@@ -26,6 +26,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.1.0",
         "bamboohr@1.2.0",
         "bamboohr@1.3.0",
+        "deel@1.0.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -39,7 +40,7 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.2.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(16)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(17)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -49,6 +49,23 @@ describe("built-in connectors against the unified endpoints", () => {
     // a renamed or misspelt action shows up here rather than as a 501 at run time
     expect(coverage.map((c) => [c.key, c.withoutEndpoint])).toEqual([
       ["bamboohr", ["hris_list_employees", "hris_get_employee", "hris_list_employee_categories"]],
+      ["deel", [
+        "hris_list_employees",
+        "hris_get_employee",
+        "hris_list_employee_employments",
+        "hris_list_employments",
+        "hris_get_employment",
+        "hris_list_time_off_requests",
+        "hris_list_employee_time_off_requests",
+        "hris_list_employee_time_off_balances",
+        "hris_list_employee_time_off_policies",
+        "hris_list_time_off_types",
+        "hris_list_companies",
+        "hris_get_company",
+        "hris_list_department_groups",
+        "hris_list_team_groups",
+        "hris_list_locations"
+      ]],
       ["greenhouse", []],
       ["gusto", [
         "hris_list_employees",
