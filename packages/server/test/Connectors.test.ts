@@ -15,8 +15,10 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
         "bamboohr@1.4.0~builtin",
+        "deel@1.0.0~builtin",
         "factorial@1.0.0~builtin",
         "greenhouse@1.3.0~builtin",
+        "gusto@1.0.0~builtin",
         "hibob@1.0.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.1.0~builtin",
@@ -431,13 +433,13 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 10, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 12, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
       ])
       const byCategory = records(yield* client.connectors.list_connectors({ urlParams: { category: ["hris", "lms"] } }))
-      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "factorial", "hibob", "litmos", "namely", "rippling", "talentlms", "thinkific"])
+      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "deel", "factorial", "gusto", "hibob", "litmos", "namely", "rippling", "talentlms", "thinkific"])
     }))
 
   it.effect("the create body is exactly one of the two shapes", () =>
