@@ -10,7 +10,9 @@
 
 const commands: Readonly<Record<string, string>> = { start: "./main.js", sandbox: "./sandbox.js", demo: "./demo.js" }
 
-const chosen = commands[process.argv[2] ?? ""]
+// `sandbox <provider>` is the CLI's mock of one provider; `sandbox` alone the simulated providers
+const mockOfOne = process.argv[2] === "sandbox" && process.argv.length > 3
+const chosen = mockOfOne ? undefined : commands[process.argv[2] ?? ""]
 if (chosen !== undefined) {
   // main.js, sandbox.js and demo.js read no arguments: unexpected ones are refused rather than ignored.
   if (process.argv.length > 3) {

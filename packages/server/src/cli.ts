@@ -7,6 +7,7 @@ import { checkGroupSubcommand } from "./cli/GroupSubcommand.js"
 import { keysCommand } from "./cli/KeysCommand.js"
 import { withPlainTextOffTerminal } from "./cli/PlainText.js"
 import { projectsCommand } from "./cli/ProjectsCommand.js"
+import { sandboxCommand } from "./cli/SandboxCommand.js"
 
 /*
  * The admin CLI, `switchyard <command>`: the installed package's binary, and in a clone the
@@ -19,10 +20,11 @@ const switchyard = Command.make("switchyard").pipe(
   Command.withDescription(
     "Administers Switchyard's projects and API keys in the server's database (DATABASE_URL, or the embedded one in " +
       "SWITCHYARD_DATA_DIR, shared with a running server), and drafts connectors from providers' OpenAPI documents " +
-      "(offline). The installed binary also runs `switchyard start` (the server) and `switchyard sandbox` (the " +
-      "simulated providers), configured through the environment."
+      "(offline). `switchyard sandbox <provider>` serves a mock of a provider from its OpenAPI document. The " +
+      "installed binary also runs `switchyard start` (the server) and `switchyard sandbox` alone (the simulated " +
+      "providers), configured through the environment."
   ),
-  Command.withSubcommands([projectsCommand, keysCommand, connectorsCommand])
+  Command.withSubcommands([projectsCommand, keysCommand, connectorsCommand, sandboxCommand])
 )
 
 /** Printed after every error: where to read what the command line should have been. */

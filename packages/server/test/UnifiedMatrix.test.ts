@@ -6,6 +6,7 @@ import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { accountBody, freshProject, keyFor, otherProject, recordingClientFor } from "./support/Fixtures.js"
 import { connectorYaml } from "./support/ConnectorYaml.js"
 import { applicationWithNote, direct, type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { exampleValue } from "../src/ContractCheck/exampleValue.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey, type WireResponse } from "./support/Wire.js"
 
@@ -312,7 +313,7 @@ const operations: Readonly<Record<string, Operation>> = {
 const groups = { unified_ats: UnifiedAtsGroup, unified_hris: UnifiedHrisGroup, unified_lms: UnifiedLmsGroup } as const
 
 /** The endpoints of the three groups, each with its table row. */
-const endpoints = Object.entries(groups).flatMap(([group, definition]) =>
+const allEndpoints = Object.entries(groups).flatMap(([group, definition]) =>
   Object.values(definition.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).map((endpoint) => ({
     group: group as Group,
     name: endpoint.name,
@@ -322,6 +323,13 @@ const endpoints = Object.entries(groups).flatMap(([group, definition]) =>
     op: operations[endpoint.name]!
   }))
 )
+/**
+ * The operations of the table: every one the spec lists, each run against the sandbox's seeded
+ * records. The reference's other HRIS and LMS operations, which no look-alike provider serves,
+ * are checked for the refusals that need no provider (below the table's cases).
+ */
+const endpoints = allEndpoints.filter((endpoint) => operations[endpoint.name] !== undefined)
+const referenceOnly = allEndpoints.filter((endpoint) => operations[endpoint.name] === undefined)
 type Endpoint = (typeof endpoints)[number]
 
 const isRead = (endpoint: Endpoint) => endpoint.op.kind === "list" || endpoint.op.kind === "get"
@@ -690,6 +698,32 @@ const identifierOf = (record: Json) => ("event_id" in record ? "event_id" : "id"
 const idOf = (record: Json) => String(record[identifierOf(record)])
 
 layer(envWith(3000), { excludeTestServices: true })("unified contract matrix", (it) => {
+  it.effect("the reference's operations outside the table answer 400 without x-account-id and 501 on a connector lacking them", () =>
+    Effect.gen(function*() {
+      const fixture = yield* Matrix
+      expect(referenceOnly.length).toBe(allEndpoints.length - 26)
+      for (const endpoint of referenceOnly) {
+        const url = endpoint.path.replace(/:(\w+)/g, "x")
+        const withBody = (request: HttpClientRequest.HttpClientRequest) =>
+          Option.match(endpoint.payloadSchema, {
+            onNone: () => request,
+            // a valid body, so that what answers is the missing action, not the body's schema
+            onSome: (schema) => HttpClientRequest.bodyUnsafeJson(request, Schema.encodeUnknownSync(schema)(exampleValue(schema, "matrix")))
+          })
+        const request = withBody(HttpClientRequest.make(endpoint.method as "POST")(url)).pipe(withKey(fixture.key))
+        const anonymous = yield* beforeProvider(fixture, send(request))
+        expect({ name: endpoint.name, message: expectErrorBody(anonymous, 400).message }).toMatchObject({
+          name: endpoint.name,
+          message: expect.stringMatching(/x-account-id/)
+        })
+        const lacking = yield* beforeProvider(fixture, send(HttpClientRequest.setHeader(request, "x-account-id", fixture.bareAccount)))
+        expect({ name: endpoint.name, message: expectErrorBody(lacking, 501).message }).toMatchObject({
+          name: endpoint.name,
+          message: expect.stringMatching(new RegExp(`Connector matrix_bare@1\\.0\\.0 has no action ${endpoint.name}`))
+        })
+      }
+    }))
+
   it.effect("the table has one row for every endpoint of the unified groups, with its path ids", () =>
     Effect.gen(function*() {
       const { seed } = yield* Matrix

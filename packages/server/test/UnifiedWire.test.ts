@@ -2,7 +2,14 @@ import { expect, layer } from "@effect/vitest"
 import { UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
-import { applicationWithNote, direct, type Json, SandboxLive, sandboxBambooAccount } from "./support/SandboxLayer.js"
+import {
+  applicationWithNote,
+  direct,
+  type Json,
+  SandboxLive,
+  sandboxBambooAccount,
+  sandboxTalentLmsAccount
+} from "./support/SandboxLayer.js"
 import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
 import { TestServer } from "./support/TestServer.js"
 
@@ -166,6 +173,11 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
       const candidateId = String(app.candidate_id)
       const { applicationId: noted, note } = yield* applicationWithNote(sandbox)
       const employees = (yield* direct(sandbox, "hris", "/employees/directory")).employees as Array<Json>
+      const talent = yield* project.client.accounts.create_account({ payload: sandboxTalentLmsAccount(sandbox) })
+      const learners = (yield* direct(sandbox, "lms", "/users")) as Array<Json>
+      const learner = (yield* direct(sandbox, "lms", `/users/id:${learners[0]!.id}`)) as Json
+      const enrolled = new Set((learner.courses as Array<Json>).map((course) => String(course.id)))
+      const course = ((yield* direct(sandbox, "lms", "/courses")) as Array<Json>).find((candidate) => !enrolled.has(String(candidate.id)))!
 
       // one call per write operation, in an order that leaves each one's record writable
       const calls: Record<string, { readonly path: string; readonly body: unknown; readonly record?: string; readonly account?: typeof headers }> = {
@@ -193,6 +205,11 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
           path: `/unified/hris/employees/${employees[0]!.id}`,
           body: { first_name: "Grace" },
           account: { ...headers, "x-account-id": bamboo.id }
+        },
+        lms_create_user_assignment: {
+          path: `/unified/lms/users/${learner.id}/assignments`,
+          body: { learning_object_external_reference: course.code, learning_object_id: String(course.id) },
+          account: { ...headers, "x-account-id": talent.id }
         }
       }
       expect(writeEndpoints.map((endpoint) => endpoint.name).sort()).toEqual(Object.keys(referenceOf).sort())

@@ -6,7 +6,7 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
 import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
 import { jsonAnswer } from "../src/Wire/jsonAnswer.js"
-import { accountBody, freshProject } from "./support/Fixtures.js"
+import { freshProject } from "./support/Fixtures.js"
 import {
   applicationWithNote,
   direct,
@@ -14,7 +14,8 @@ import {
   SandboxLive,
   SandboxProviders,
   sandboxBambooAccount,
-  sandboxGreenhouseAccount
+  sandboxGreenhouseAccount,
+  sandboxTalentLmsAccount
 } from "./support/SandboxLayer.js"
 import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
 import { TestServer } from "./support/TestServer.js"
@@ -40,11 +41,20 @@ const unifiedReads = Object.values(Api.groups).flatMap((group) =>
   })
 )
 
-/** The newest shipped version of each connector the sandbox simulates, by unified category. */
-const sandboxConnectors = { ats: "greenhouse", hris: "bamboohr", lms: "talentlms" } as const
+/**
+ * The connector the sandbox simulates for each unified category, at the version its look-alike
+ * follows: the newest, but BambooHR's 1.3.0 (1.4.0 lists employees through a custom report,
+ * which the look-alike does not serve; its contract check covers it against BambooHR's document).
+ */
+const sandboxConnectors = { ats: ["greenhouse"], hris: ["bamboohr", "1.3.0"], lms: ["talentlms"] } as const
+/** Top-level lists first, then lists under a record, then gets: each takes its ids from those before it. */
+const rank = (read: { readonly kind: string; readonly endpoint: { readonly path: string } }) =>
+  read.kind === "list" ? (read.endpoint.path.includes("/:") ? 1 : 0) : 2
+
 /** The unified reads the sandbox's connectors serve: each is compared on the sandbox's records. */
 const sandboxReads = unifiedReads.filter(({ actionId, endpoint }) =>
-  newestBuiltinActions(sandboxConnectors[endpoint.path.split("/")[2] as keyof typeof sandboxConnectors]).has(actionId)
+  newestBuiltinActions(...(sandboxConnectors[endpoint.path.split("/")[2] as keyof typeof sandboxConnectors] as readonly [string, string?]))
+    .has(actionId)
 )
 
 const endpointNamed = (name: string) => unifiedReads.find((read) => read.endpoint.name === name)!.endpoint
@@ -71,13 +81,6 @@ const EXCESS_KEY_EDIT = [
   "              - targetFieldKey: id\n                expression: $.id\n                type: string\n              - targetFieldKey: internal_score\n                expression: $.id\n"
 ] as const
 
-const sandboxTalentLmsAccount = (sandbox: Sandbox) =>
-  accountBody({
-    connector_key: "talentlms",
-    credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" },
-    settings: { base_url: sandbox.lms.baseUrl }
-  })
-
 /** A project with an account of `connectorKey` on the sandbox (a custom connector's YAML registered first). */
 const projectWith = (connectorKey: string, yaml?: string) =>
   Effect.gen(function*() {
@@ -88,7 +91,7 @@ const projectWith = (connectorKey: string, yaml?: string) =>
       expect(registered.status, registered.text).toBe(201)
     }
     const body = connectorKey === "bamboohr"
-      ? sandboxBambooAccount(sandbox)
+      ? sandboxBambooAccount(sandbox, { connector_version: sandboxConnectors.hris[1] })
       : connectorKey === "talentlms"
       ? sandboxTalentLmsAccount(sandbox)
       : sandboxGreenhouseAccount(sandbox, { connector_key: connectorKey })
@@ -132,6 +135,15 @@ const sandboxPaths = (sandbox: Sandbox) =>
         break
       }
     }
+    // a learner with a completed course, for the reads of a user's completions
+    let finisher = learner
+    for (const user of users.slice(0, 40)) {
+      const detail = (yield* read("lms", `/users/id:${user.id}`)) as Json
+      if ((detail.courses as Array<Json>).some((course) => course.completion_status === "completed")) {
+        finisher = String(user.id)
+        break
+      }
+    }
     const application = { id: String(applications[0]!.id) }
     return {
       ats_list_applications: {},
@@ -152,7 +164,8 @@ const sandboxPaths = (sandbox: Sandbox) =>
       hris_list_employee_categories: {},
       hris_list_employees: {},
       hris_get_employee: { id: String(employees[0]!.id) },
-      lms_list_user_assignments: { id: learner }
+      lms_list_user_assignments: { id: learner },
+      lms_list_user_completions: { id: finisher }
     } as Record<string, Record<string, string> | undefined>
   })
 
@@ -167,8 +180,25 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
         lms: yield* projectWith("talentlms")
       }
       const compared: Array<string> = []
-      for (const { actionId, endpoint, kind } of sandboxReads) {
-        const params = paths[endpoint.name]
+      // a read with no seeded path takes its ids from the lists answered before it: a sub-record's get
+      // `/users/:id/assignments/:subResourceId` the path of `/users/:id/assignments` and one of its records;
+      // a get `/courses/:id` a record of `/courses`, or of a list of the same records under another one
+      const listed = new Map<string, { readonly params: Record<string, string>; readonly ids: ReadonlyArray<string> }>()
+      const derivedPath = (path: string): Record<string, string> | undefined => {
+        const sub = /^(.*)\/:subResourceId(?:\/|$)/.exec(path)
+        if (sub !== null) {
+          const under = listed.get(sub[1]!)
+          return under?.ids[0] === undefined ? undefined : { ...under.params, subResourceId: under.ids[0] }
+        }
+        const parent = /^(.*?)\/:id(?:\/|$)/.exec(path)
+        if (parent === null) return {}
+        const collection = parent[1]!.slice(parent[1]!.lastIndexOf("/"))
+        const source = listed.get(parent[1]!) ?? [...listed].find(([listPath]) => listPath.endsWith(collection))?.[1]
+        return source?.ids[0] === undefined ? undefined : { id: source.ids[0] }
+      }
+      const inOrder = [...sandboxReads].sort((a, b) => rank(a) - rank(b))
+      for (const { actionId, endpoint, kind } of inOrder) {
+        const params = paths[endpoint.name] ?? derivedPath(endpoint.path)
         expect(params, `no sandbox record for ${endpoint.name}`).toBeDefined()
         const { get, rpc } = projects[endpoint.path.split("/")[2] as "ats" | "hris" | "lms"]
         // the connector's records before any encoding: the same action over RPC
@@ -188,6 +218,12 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
         expect(served.headers["content-type"]).toBe("application/json")
         expect((served.json as { data: unknown }).data).toEqual(encoded.data)
         if (kind === "list") expect((encoded.data as ReadonlyArray<unknown>).length, actionId).toBeGreaterThan(0)
+        if (kind === "list") {
+          listed.set(endpoint.path, {
+            params: params!,
+            ids: (encoded.data as ReadonlyArray<Record<string, unknown>>).map((record) => String(record.id))
+          })
+        }
         compared.push(endpoint.name)
       }
       expect(compared).toHaveLength(sandboxReads.length)

@@ -79,15 +79,35 @@ const violationsOf = (requests: ReadonlyArray<MockExchange>) => requests.flatMap
 
 const succeeded = (check: ActionCheck) => check.status >= 200 && check.status < 300
 
-/** An id no list answer gave (the list was empty) that the connector found no record for: nothing to hold against it. */
-export const notExercised = (check: ActionCheck) => check.idFrom === undefined && check.status === 404
+/**
+ * The check's own violations: with no list answer to take an id from (the list was empty), the
+ * check makes one up ("1"), and a document whose path parameter wants another form (an integer,
+ * a uuid) refuses it. That id is the check's, not the connector's.
+ */
+const inventedIdViolations = (check: ActionCheck) =>
+  check.idFrom === undefined
+    ? violationsOf(check.requests).filter((violation) => violation.location.startsWith("path."))
+    : []
+
+/** The violations the connector's requests made (without those of an id the check made up). */
+export const connectorViolations = (check: ActionCheck) => {
+  const invented = new Set(inventedIdViolations(check))
+  return violationsOf(check.requests).filter((violation) => !invented.has(violation))
+}
+
+/**
+ * An id no list answer gave (the list was empty) that the connector found no record for, or that
+ * the document refused: nothing to hold against the connector.
+ */
+export const notExercised = (check: ActionCheck) =>
+  check.idFrom === undefined && (check.status === 404 || inventedIdViolations(check).length > 0)
 
 /**
  * Whether an action met the contract: valid requests, and a 2xx answer that fits its schemas
- * (or a 404 for an id no list gave).
+ * (or no answer to judge, for an id no list gave).
  */
 export const actionPassed = (check: ActionCheck) =>
-  violationsOf(check.requests).length === 0 && check.answerIssues.length === 0 && (succeeded(check) || notExercised(check))
+  connectorViolations(check).length === 0 && check.answerIssues.length === 0 && (succeeded(check) || notExercised(check))
 
 /** Actions that answered 2xx in no pass: a check must exercise every action at least once. */
 export const neverExercised = (report: ContractReport): ReadonlyArray<string> => {

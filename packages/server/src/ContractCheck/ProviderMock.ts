@@ -266,6 +266,63 @@ export interface ProviderMockOptions {
   readonly onExchange?: (exchange: MockExchange) => void
 }
 
+const IDENTIFIER = /^(id|.*Id|.*_id)$/
+
+const DIGITS = "^[1-9][0-9]{0,8}$"
+const UUID = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+
+/** The form the document's path parameters mostly take: uuids (Deel) or integers (BambooHR). */
+const pathIdForm = (document: object): string => {
+  let uuids = 0
+  let integers = 0
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk)
+    if (typeof node !== "object" || node === null) return
+    const record = node as Record<string, unknown>
+    if (record.in === "path") {
+      const schema = (typeof record.schema === "object" && record.schema !== null ? record.schema : record) as Record<string, unknown>
+      if (schema.format === "uuid") uuids++
+      else if (schema.type === "integer") integers++
+    }
+    Object.values(record).forEach(walk)
+  }
+  walk(document)
+  return uuids > integers ? UUID : DIGITS
+}
+
+/**
+ * The document with its free-text identifiers answered in the form its path parameters take:
+ * an id the document types as any string comes back as digits (or a uuid, where its paths mostly
+ * take uuids), still a string, and one the document then accepts where it takes the id back
+ * (BambooHR lists employee ids as text and takes them as integer path parameters; Deel lists
+ * people ids as text and takes uuids). A free-text `id` of a request body is held to that form
+ * too: what a connector sends there is an id the mock gave it, or the check's example ids.
+ */
+export const digitIdentifiers = (document: object): object => {
+  const form = pathIdForm(document)
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk)
+    if (typeof node !== "object" || node === null) return node
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(node)) out[key] = walk(value)
+    const properties = out.properties
+    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+      const named = properties as Record<string, unknown>
+      for (const [name, schema] of Object.entries(named)) {
+        if (!IDENTIFIER.test(name) || typeof schema !== "object" || schema === null) continue
+        const field = schema as Record<string, unknown>
+        const text = field.type === "string" ||
+          (Array.isArray(field.type) && field.type.includes("string") && !field.type.includes("integer"))
+        if (text && field.format === undefined && field.pattern === undefined && field.enum === undefined) {
+          named[name] = { ...field, pattern: form }
+        }
+      }
+    }
+    return out
+  }
+  return walk(document) as object
+}
+
 /**
  * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
  * loopback port unless told otherwise, closed with the scope.
@@ -274,7 +331,7 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const operations = yield* Effect.tryPromise({
-      try: () => prismHttp.getHttpOperationsFromSpec(document),
+      try: () => prismHttp.getHttpOperationsFromSpec(digitIdentifiers(document)),
       catch: (cause) =>
         new ProviderDocumentRejected({
           message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`

@@ -24,7 +24,11 @@ const problems = (requests: ReadonlyArray<MockExchange>) =>
   )
 
 const describeAnswer = (check: ActionCheck) => {
-  if (notExercised(check)) return `answered 404 for an id no list gave (the list was empty)`
+  if (notExercised(check)) {
+    return check.status === 404
+      ? `answered 404 for an id no list gave (the list was empty)`
+      : `answered ${check.status} for an id no list gave (the list was empty), which the document refuses`
+  }
   if (check.status < 200 || check.status >= 300) return `answered ${check.status}`
   const against = check.checkedAgainst.length === 0 ? "no unified schema known" : check.checkedAgainst.join(" and ")
   const fits = check.answerIssues.length === 0 ? `answer mapped (${against})` : `answer does not fit ${against}`

@@ -60,6 +60,14 @@ export const sandboxBambooAccount = (sandbox: Sandbox, overrides: Partial<Create
     ...overrides
   })
 
+export const sandboxTalentLmsAccount = (sandbox: Sandbox, overrides: Partial<CreateAccount> = {}) =>
+  accountBody({
+    connector_key: "talentlms",
+    credentials: { apiKey: sandbox.lms.apiKey, domain: "sandbox" },
+    settings: { base_url: sandbox.lms.baseUrl },
+    ...overrides
+  })
+
 /** A provider record as the sandbox's own API answers it. */
 export type Json = Record<string, any>
 
