@@ -28,6 +28,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.3.0",
         "bamboohr@1.4.0",
         "factorial@1.0.0",
+        "factorial@1.1.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -45,7 +46,7 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.3.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(22)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(23)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
