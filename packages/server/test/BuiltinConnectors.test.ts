@@ -44,9 +44,10 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "talentlms@1.3.0",
-        "thinkific@1.0.0"
+        "thinkific@1.0.0",
+        "thinkific@1.1.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(23)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(24)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -23,7 +23,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "namely@1.0.0~builtin",
         "rippling@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
-        "thinkific@1.0.0~builtin"
+        "thinkific@1.1.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
 
