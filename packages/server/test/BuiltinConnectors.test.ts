@@ -29,6 +29,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.4.0",
         "deel@1.0.0",
         "factorial@1.0.0",
+        "factorial@1.1.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -45,9 +46,10 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "talentlms@1.3.0",
-        "thinkific@1.0.0"
+        "thinkific@1.0.0",
+        "thinkific@1.1.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(24)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(26)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

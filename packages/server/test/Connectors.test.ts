@@ -16,7 +16,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(all.map((c) => c.id)).toEqual([
         "bamboohr@1.4.0~builtin",
         "deel@1.0.0~builtin",
-        "factorial@1.0.0~builtin",
+        "factorial@1.1.0~builtin",
         "greenhouse@1.3.0~builtin",
         "gusto@1.0.0~builtin",
         "hibob@1.0.0~builtin",
@@ -25,7 +25,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "namely@1.0.0~builtin",
         "rippling@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
-        "thinkific@1.0.0~builtin"
+        "thinkific@1.1.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
 
