@@ -40,6 +40,7 @@ layer(Registry)("built-in connectors", (it) => {
         "litmos@1.0.0",
         "litmos@1.1.0",
         "namely@1.0.0",
+        "paylocity@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
         "talentlms@1.0.0",
@@ -47,9 +48,10 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.2.0",
         "talentlms@1.3.0",
         "thinkific@1.0.0",
-        "thinkific@1.1.0"
+        "thinkific@1.1.0",
+        "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(26)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(28)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
