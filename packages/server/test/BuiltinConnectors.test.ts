@@ -39,13 +39,14 @@ layer(Registry)("built-in connectors", (it) => {
         "namely@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
+        "successfactors@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "talentlms@1.3.0",
         "thinkific@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(22)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(23)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -22,6 +22,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "litmos@1.1.0~builtin",
         "namely@1.0.0~builtin",
         "rippling@1.1.0~builtin",
+        "successfactors@1.0.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.0.0~builtin"
       ])
@@ -214,7 +215,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       }
       const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
       expect(builtin.status).toBe(200)
-      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
     }))
 
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>
@@ -431,13 +432,13 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 10, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 11, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
       ])
       const byCategory = records(yield* client.connectors.list_connectors({ urlParams: { category: ["hris", "lms"] } }))
-      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "factorial", "hibob", "litmos", "namely", "rippling", "talentlms", "thinkific"])
+      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "factorial", "hibob", "litmos", "namely", "rippling", "successfactors", "talentlms", "thinkific"])
     }))
 
   it.effect("the create body is exactly one of the two shapes", () =>
