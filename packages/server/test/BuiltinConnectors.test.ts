@@ -43,6 +43,7 @@ layer(Registry)("built-in connectors", (it) => {
         "paylocity@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
+        "successfactors@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
@@ -51,7 +52,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(28)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(29)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -130,6 +130,77 @@ describe("ProviderMock", () => {
       })
     }))
 
+  it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
+    Effect.gen(function*() {
+      // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment
+      const cyclic = {
+        swagger: "2.0",
+        info: { title: "Employments", version: "1" },
+        host: "api.example",
+        basePath: "/odata/v2",
+        schemes: ["https"],
+        paths: {
+          "/EmpEmployment": {
+            get: {
+              produces: ["application/json"],
+              responses: {
+                "200": {
+                  description: "employments",
+                  schema: {
+                    type: "object",
+                    properties: {
+                      d: {
+                        type: "object",
+                        properties: { results: { type: "array", items: { $ref: "#/definitions/EmpEmployment" } } }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        definitions: {
+          EmpEmployment: {
+            type: "object",
+            properties: {
+              userId: { type: "string" },
+              jobInfoNav: {
+                type: "object",
+                properties: { results: { type: "array", items: { $ref: "#/definitions/EmpJob" } } }
+              }
+            }
+          },
+          EmpJob: {
+            type: "object",
+            properties: {
+              userId: { type: "string" },
+              jobTitle: { type: "string" },
+              employmentNav: { $ref: "#/definitions/EmpEmployment" },
+              managerJobNav: { $ref: "#/definitions/EmpJob" }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(cyclic)
+      const answers = yield* Effect.forEach(["1", "2"], (seed) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${mock.baseFor({ seed, profile: "full" })}/EmpEmployment`)
+          return { status: response.status, body: await response.text() }
+        }))
+      for (const answer of answers) {
+        expect(answer.status).toBe(200)
+        const employment = JSON.parse(answer.body).d.results[0]
+        expect(typeof employment.userId).toBe("string")
+        const job = employment.jobInfoNav.results[0]
+        expect(typeof job.jobTitle).toBe("string")
+        // the cycle's repeat is an object the document declares no properties of
+        expect(typeof job.employmentNav).toBe("object")
+        expect(job.employmentNav.jobInfoNav?.results?.[0]?.jobTitle).toBeUndefined()
+      }
+      expect(mock.takeExchanges().map((exchange) => exchange.status)).toEqual([200, 200])
+    }))
+
   it.scoped("sparse answers leave optional properties out and may leave arrays empty; seeds differ", () =>
     Effect.gen(function*() {
       const mock = yield* startProviderMock(document)

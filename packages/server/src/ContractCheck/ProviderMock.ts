@@ -160,6 +160,40 @@ const describeDiagnostic = (diagnostic: PrismDiagnostic): Violation => ({
   message: diagnostic.message
 })
 
+/**
+ * The document with its reference cycles broken, for the generator: every `paths` reference to the
+ * document itself is written out in place, and a reference met again inside its own expansion (an
+ * OData entity's navigation back to its parent: EmpEmployment.jobInfoNav -> EmpJob.employmentNav ->
+ * EmpEmployment) is answered as an object without declared properties. Left to Prism, such a cycle
+ * stays a `$ref` that json-schema-faker cuts after a few rounds, then fails on the cut array
+ * (`Cannot read properties of undefined (reading 'items')`) whenever every optional property is
+ * filled. A document without cycles is returned as it is.
+ */
+export const breakReferenceCycles = (document: object): object => {
+  const paths = (document as { paths?: unknown }).paths
+  if (paths === null || typeof paths !== "object") return document
+  const target = (ref: string): unknown =>
+    ref.slice(2).split("/").map((key) => decodeURIComponent(key.replace(/~1/g, "/").replace(/~0/g, "~")))
+      .reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), document)
+  let cycles = 0
+  const expand = (node: unknown, open: ReadonlyArray<string>): unknown => {
+    if (Array.isArray(node)) return node.map((item) => expand(item, open))
+    if (node === null || typeof node !== "object") return node
+    const ref = (node as { $ref?: unknown }).$ref
+    if (typeof ref === "string" && ref.startsWith("#/")) {
+      if (open.includes(ref)) {
+        cycles += 1
+        return { type: "object" }
+      }
+      const referenced = target(ref)
+      return referenced === undefined ? node : expand(referenced, [...open, ref])
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, expand(value, open)]))
+  }
+  const expanded = expand(paths, [])
+  return cycles === 0 ? document : { ...document, paths: expanded }
+}
+
 /** Does the request carry credentials of this scheme, in the place the scheme names? */
 const satisfies = (scheme: PrismSecurityScheme, request: PrismRequest) => {
   const authorization = (request.headers["authorization"] ?? "").toLowerCase()
@@ -331,7 +365,11 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const operations = yield* Effect.tryPromise({
+<<<<<<< HEAD
       try: () => prismHttp.getHttpOperationsFromSpec(digitIdentifiers(document)),
+=======
+      try: () => prismHttp.getHttpOperationsFromSpec(breakReferenceCycles(document)),
+>>>>>>> hris-personio-sf
       catch: (cause) =>
         new ProviderDocumentRejected({
           message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`
