@@ -365,11 +365,7 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const operations = yield* Effect.tryPromise({
-<<<<<<< HEAD
-      try: () => prismHttp.getHttpOperationsFromSpec(digitIdentifiers(document)),
-=======
-      try: () => prismHttp.getHttpOperationsFromSpec(breakReferenceCycles(document)),
->>>>>>> hris-personio-sf
+      try: () => prismHttp.getHttpOperationsFromSpec(digitIdentifiers(breakReferenceCycles(document))),
       catch: (cause) =>
         new ProviderDocumentRejected({
           message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`
