@@ -201,6 +201,24 @@ describe("ProviderMock", () => {
       expect(mock.takeExchanges().map((exchange) => exchange.status)).toEqual([200, 200])
     }))
 
+  it.scoped("its token endpoint answers the token where a client-credentials method's tokenField says", () =>
+    Effect.gen(function*() {
+      const mock = yield* startProviderMock(document)
+      const token = (query: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${mock.origin}/__mock/token${query}`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "grant_type=client_credentials&client_id=a&client_secret=b"
+          })
+          return await response.json() as Record<string, unknown>
+        })
+      expect((yield* token("")).access_token).toBe("contract-check-token")
+      // Personio answers {success, data: {token}}
+      expect((yield* token("?field=data.token")).data).toEqual({ token: "contract-check-token" })
+      expect(mock.takeExchanges()).toEqual([])
+    }))
+
   it.scoped("sparse answers leave optional properties out and may leave arrays empty; seeds differ", () =>
     Effect.gen(function*() {
       const mock = yield* startProviderMock(document)

@@ -393,8 +393,21 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
       }
       if (url.pathname === TOKEN_PATH) {
         await readBody(incoming)
+        // ?field=data.token: the method's tokenField, where the provider answers the token
+        const field = url.searchParams.get("field")
+        const answer: Record<string, unknown> = { access_token: "contract-check-token", token_type: "Bearer", expires_in: 3600 }
+        if (field !== null) {
+          const keys = field.split(".")
+          let at = answer
+          keys.slice(0, -1).forEach((key) => {
+            const next: Record<string, unknown> = {}
+            at[key] = next
+            at = next
+          })
+          at[keys[keys.length - 1]!] = "contract-check-token"
+        }
         outgoing.writeHead(200, { "content-type": "application/json" })
-        outgoing.end(JSON.stringify({ access_token: "contract-check-token", token_type: "Bearer", expires_in: 3600 }))
+        outgoing.end(JSON.stringify(answer))
         return
       }
       const pass = PASS_SEGMENT.exec(url.pathname)

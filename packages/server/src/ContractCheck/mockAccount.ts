@@ -38,6 +38,12 @@ export const mockAccount = (
   return {
     ...(name === undefined ? {} : { auth_method: name }),
     credentials,
-    settings: { base_url: mock.baseUrl, ...(clientCredentials ? { token_url: `${mock.origin}${TOKEN_PATH}` } : {}) }
+    settings: {
+      base_url: mock.baseUrl,
+      // the mock answers the token where the method reads it (`tokenField`, `access_token` by default)
+      ...(clientCredentials
+        ? { token_url: `${mock.origin}${TOKEN_PATH}${method?.tokenField === undefined ? "" : `?field=${method.tokenField}`}` }
+        : {})
+    }
   }
 }
