@@ -24,6 +24,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "litmos@1.1.0~builtin",
         "namely@1.0.0~builtin",
         "paylocity@1.0.0~builtin",
+        "personio@1.0.0~builtin",
         "rippling@1.1.0~builtin",
         "successfactors@1.0.0~builtin",
         "talentlms@1.3.0~builtin",
@@ -436,13 +437,13 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 15, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 16, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
       ])
       const byCategory = records(yield* client.connectors.list_connectors({ urlParams: { category: ["hris", "lms"] } }))
-      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "deel", "factorial", "gusto", "hibob", "litmos", "namely", "paylocity", "rippling", "successfactors", "talentlms", "thinkific", "workday"])
+      expect(byCategory.map((c) => c.key)).toEqual(["bamboohr", "deel", "factorial", "gusto", "hibob", "litmos", "namely", "paylocity", "personio", "rippling", "successfactors", "talentlms", "thinkific", "workday"])
     }))
 
   it.effect("the create body is exactly one of the two shapes", () =>
