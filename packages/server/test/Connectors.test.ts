@@ -220,7 +220,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       }
       const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
       expect(builtin.status).toBe(200)
-      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
     }))
 
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>
