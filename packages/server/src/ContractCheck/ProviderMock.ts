@@ -67,6 +67,7 @@ interface PrismSecurityScheme {
 interface PrismOperation {
   readonly method: string
   readonly path: string
+  readonly responses?: unknown
   readonly request?: { readonly query?: ReadonlyArray<{ readonly name: string }> }
   readonly security?: ReadonlyArray<ReadonlyArray<PrismSecurityScheme>>
 }
@@ -329,8 +330,8 @@ const pathIdForm = (document: object): string => {
  * an id the document types as any string comes back as digits (or a uuid, where its paths mostly
  * take uuids), still a string, and one the document then accepts where it takes the id back
  * (BambooHR lists employee ids as text and takes them as integer path parameters; Deel lists
- * people ids as text and takes uuids). A free-text `id` of a request body is held to that form
- * too: what a connector sends there is an id the mock gave it, or the check's example ids.
+ * people ids as text and takes uuids). Only the mock's answers come from it: requests are held to
+ * the document as written.
  */
 export const digitIdentifiers = (document: object): object => {
   const form = pathIdForm(document)
@@ -364,13 +365,24 @@ export const digitIdentifiers = (document: object): object => {
 export const startProviderMock = (document: object, options: ProviderMockOptions = {}) =>
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
-    const operations = yield* Effect.tryPromise({
-      try: () => prismHttp.getHttpOperationsFromSpec(digitIdentifiers(breakReferenceCycles(document))),
+    const readable = breakReferenceCycles(document)
+    // requests are held to the document as written; answers come from its ids-in-path-form copy
+    const [asWritten, answering] = yield* Effect.tryPromise({
+      try: () =>
+        Promise.all([
+          prismHttp.getHttpOperationsFromSpec(readable),
+          prismHttp.getHttpOperationsFromSpec(digitIdentifiers(readable))
+        ]),
       catch: (cause) =>
         new ProviderDocumentRejected({
           message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`
         })
     })
+    const answersOf = new Map(answering.map((operation) => [`${operation.method} ${operation.path}`, operation.responses]))
+    const operations = asWritten.map((operation) => ({
+      ...operation,
+      responses: answersOf.get(`${operation.method} ${operation.path}`) ?? operation.responses
+    }))
     if (operations.length === 0) {
       return yield* new ProviderDocumentRejected({ message: "the document declares no operations" })
     }
