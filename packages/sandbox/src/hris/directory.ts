@@ -1,5 +1,6 @@
 import type { Route } from "../router.js"
 import { asString, employeeFields } from "./employeeFields.js"
+import { fieldsBody } from "./fieldsBody.js"
 import type { HrisContext } from "./hrisContext.js"
 import { fieldXml, sendJsonOrXml, xmlEscape } from "./jsonOrXml.js"
 
@@ -25,8 +26,28 @@ const DIRECTORY_FIELDS: ReadonlyArray<readonly [string, string, string]> = [
   ["canUploadPhoto", "bool", "Can upload photo"]
 ]
 
-/** The directory of active employees. */
+/**
+ * The directory of active employees, and an ad-hoc custom report (POST /reports/custom): every
+ * employee, with `id` and the fields the body's `fields` names (null where the employee has none),
+ * as BambooHR answers `format=json`.
+ */
 export const directoryRoutes = (context: HrisContext): ReadonlyArray<Route> => [
+  context.route("POST", "/reports/custom", (ctx) => {
+    const body = fieldsBody(ctx)
+    const requested = Array.isArray(body["fields"]) ? body["fields"].map(String) : []
+    const employees = [...context.state.employees.values()].map((employee) => {
+      const all = employeeFields(context, employee, true, ctx.origin)
+      const row: Record<string, unknown> = { id: String(employee.id) }
+      for (const name of requested) if (name !== "id") row[name] = asString(all[name]) ?? null
+      return row
+    })
+    const title = typeof body["title"] === "string" ? body["title"] : "Report"
+    sendJsonOrXml(ctx, { title, fields: requested.map((id) => ({ id, type: "text", name: id })), employees }, () =>
+      `<report><title>${xmlEscape(title)}</title><employees>${employees
+        .map((row) => `<employee id="${row["id"] as string}">${requested.filter((name) => name !== "id").map((name) => fieldXml(name, row[name])).join("")}</employee>`)
+        .join("")}</employees></report>`
+    )
+  }),
   context.route("GET", "/employees/directory", (ctx) => {
     const employees = [...context.state.employees.values()].filter((employee) => employee.fields["status"] === "Active")
     const rows = employees.map((employee) => {
