@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { exampleValue } from "../src/ContractCheck/exampleValue.js"
+import { exampleValue, requiredFieldsOf } from "../src/ContractCheck/exampleValue.js"
 import { mockBase } from "../src/ContractCheck/mockBaseUrl.js"
 import { MAX_PROVIDER_DOCUMENT_BYTES, readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
@@ -298,5 +298,23 @@ describe("exampleValue", () => {
     const both = { ...second, ...first }
     if (both.work_email !== undefined) expect(both.work_email).toBe("ada.lovelace@example.com")
     if (both.date_of_birth !== undefined) expect(both.date_of_birth).toBe("2024-03-01T00:00:00.000Z")
+  })
+
+  it("always sends the body fields the connector's body input declares required, nested ones too", () => {
+    const required = requiredFieldsOf([
+      { name: "first_name", type: "string", required: true },
+      { name: "nickname", type: "string" },
+      { name: "home_location", type: "object", required: true, properties: [{ name: "city", type: "string", required: true }] }
+    ])
+    expect([...required.keys()]).toEqual(["first_name", "home_location"])
+    // every seed drops some optional field, but never a required one
+    const bodies = Array.from({ length: 12 }, (_, seed) => exampleValue(HrisUpdateEmployeeRequest, String(seed), required) as Record<string, any>)
+    for (const body of bodies) {
+      expect(body.first_name).toBe("Ada")
+      expect(body.home_location.city).toBe("New York")
+    }
+    const unconstrained = Array.from({ length: 12 }, (_, seed) => exampleValue(HrisUpdateEmployeeRequest, String(seed)) as Record<string, any>)
+    expect(unconstrained.some((body) => body.first_name === undefined || body.home_location?.city === undefined)).toBe(true)
+    expect(requiredFieldsOf("not a list").size).toBe(0)
   })
 })

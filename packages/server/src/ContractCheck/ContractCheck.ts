@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api, unifiedOperationOf } from "@switchyard/api"
 import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
 import { Effect, Option, ParseResult, Schema } from "effect"
-import { exampleValue } from "./exampleValue.js"
+import { exampleValue, requiredFieldsOf } from "./exampleValue.js"
 import { type MockBase, mockBase } from "./mockBaseUrl.js"
 import { mockAccount } from "./mockAccount.js"
 import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
@@ -236,6 +236,10 @@ const inputValue = (input: NonNullable<ActionDefinition["inputs"]>[number], id: 
 // Answers
 // ---------------------------------------------------------------------------
 
+/** The action's `body` input: its `properties` name the body fields the connector requires. */
+const bodyInput = (action: ActionDefinition) =>
+  action.inputs?.find((input) => input.in === "body" && input.name === "body")
+
 const present = (value: unknown) =>
   value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && value !== ""
 
@@ -336,7 +340,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           )
           const idsListed = listed !== undefined && (sources.subResourceId === undefined || subListed !== undefined)
           const body = given?.body ?? (unified?.payload !== undefined
-            ? exampleValue(unified.payload, seed)
+            ? exampleValue(unified.payload, seed, requiredFieldsOf(bodyInput(action)?.properties))
             : required.some((input) => input.in === "body" && input.name === "body")
             ? {}
             : undefined)

@@ -59,7 +59,33 @@ const examplesOf = (ast: SchemaAST.AST): ReadonlyArray<unknown> | undefined => {
 const isNullish = (ast: SchemaAST.AST) =>
   ast._tag === "UndefinedKeyword" || ast._tag === "VoidKeyword" || (ast._tag === "Literal" && ast.literal === null)
 
-const valueOf = (ast: SchemaAST.AST, name: string, random: () => number, depth: number): unknown => {
+/**
+ * The body fields a connector requires, as a tree: its `body` input's `properties` (the
+ * nested inputs `{name, required, properties}` the engine checks), each required one with
+ * the required fields beneath it. A check always sends these, whatever the seed drops.
+ */
+export type RequiredFields = ReadonlyMap<string, RequiredFields>
+
+const NONE: RequiredFields = new Map()
+
+export const requiredFieldsOf = (properties: unknown): RequiredFields => {
+  if (!Array.isArray(properties)) return NONE
+  const fields = new Map<string, RequiredFields>()
+  for (const item of properties as ReadonlyArray<unknown>) {
+    if (typeof item !== "object" || item === null) continue
+    const { name, properties: nested, required } = item as { name?: unknown; required?: unknown; properties?: unknown }
+    if (typeof name === "string" && required === true) fields.set(name, requiredFieldsOf(nested))
+  }
+  return fields
+}
+
+const valueOf = (
+  ast: SchemaAST.AST,
+  name: string,
+  random: () => number,
+  depth: number,
+  required: RequiredFields = NONE
+): unknown => {
   const examples = examplesOf(ast)
   if (examples !== undefined) return examples[0]
   switch (ast._tag) {
@@ -80,22 +106,22 @@ const valueOf = (ast: SchemaAST.AST, name: string, random: () => number, depth: 
       if (members.length > 0 && members.every((member) => member._tag === "Literal")) {
         return (members[Math.floor(random() * members.length)] as SchemaAST.Literal).literal
       }
-      return members.length === 0 ? null : valueOf(members[0]!, name, random, depth)
+      return members.length === 0 ? null : valueOf(members[0]!, name, random, depth, required)
     }
     case "Refinement": {
       // a refined string (a date-time, an email) takes the first realistic text its filter accepts
-      const first = valueOf(ast.from, name, random, depth)
+      const first = valueOf(ast.from, name, random, depth, required)
       const fits = (candidate: unknown) => Option.isNone(ast.filter(candidate, SchemaAST.defaultParseOption, ast))
       if (typeof first !== "string" || fits(first)) return first
       return STRING_CANDIDATES.find(fits) ?? first
     }
     case "Transformation":
-      return valueOf(ast.from, name, random, depth)
+      return valueOf(ast.from, name, random, depth, required)
     case "Suspend":
-      return depth > 3 ? undefined : valueOf(ast.f(), name, random, depth + 1)
+      return depth > 3 ? undefined : valueOf(ast.f(), name, random, depth + 1, required)
     case "TupleType": {
       const element = ast.rest[0]?.type ?? ast.elements[0]?.type
-      return element === undefined || depth > 3 ? [] : [valueOf(element, name.replace(/s$/, ""), random, depth + 1)]
+      return element === undefined || depth > 3 ? [] : [valueOf(element, name.replace(/s$/, ""), random, depth + 1, required)]
     }
     case "TypeLiteral": {
       if (depth > 3) return {}
@@ -104,8 +130,9 @@ const valueOf = (ast: SchemaAST.AST, name: string, random: () => number, depth: 
         const key = String(property.name)
         // passthrough is the caller's raw provider payload: a contract check sends only unified fields
         if (key === "passthrough" || key === "unified_custom_fields") continue
-        if (property.isOptional && random() < 0.3) continue
-        const value = valueOf(property.type, key, random, depth + 1)
+        const beneath = required.get(key)
+        if (property.isOptional && beneath === undefined && random() < 0.3) continue
+        const value = valueOf(property.type, key, random, depth + 1, beneath)
         if (value !== undefined) record[key] = value
       }
       return record
@@ -115,6 +142,9 @@ const valueOf = (ast: SchemaAST.AST, name: string, random: () => number, depth: 
   }
 }
 
-/** A realistic encoded value of `schema` (as sent over the wire), its optional fields chosen by `seed`. */
-export const exampleValue = (schema: Schema.Schema.Any, seed: string): unknown =>
-  valueOf(Schema.encodedBoundSchema(schema).ast, "", randomOf(seed), 0)
+/**
+ * A realistic encoded value of `schema` (as sent over the wire), its optional fields chosen by
+ * `seed`, except the `required` ones, always sent.
+ */
+export const exampleValue = (schema: Schema.Schema.Any, seed: string, required: RequiredFields = NONE): unknown =>
+  valueOf(Schema.encodedBoundSchema(schema).ast, "", randomOf(seed), 0, required)
