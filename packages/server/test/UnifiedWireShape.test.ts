@@ -229,20 +229,23 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
       expect(compared).toHaveLength(sandboxReads.length)
     }))
 
-  it.effect("a connector mapping a field to the wrong type answers 500 naming the field (list and get), not a malformed 200", () =>
+  it.effect("a record that does not fit the unified schema answers 502 naming the provider and the field (list and get), not a 500 or a malformed 200", () =>
     Effect.gen(function*() {
       const yaml = greenhouseVariant("greenhouse_wrong_type", (source) => source.replace(...WRONG_TYPE_EDIT))
       const { get, rpc } = yield* projectWith("greenhouse_wrong_type", yaml)
       const list = yield* get("/unified/ats/applications?page_size=5")
-      const listError = expectErrorBody(list, 500)
-      expect(listError.message).toMatch(/^The answer does not match its documented schema: data\.\d+\.job_posting_id: Expected string/)
+      const listError = expectErrorBody(list, 502)
+      expect(listError.message).toMatch(/^greenhouse_wrong_type answered data that does not fit the unified schema: data\.\d+\.job_posting_id: Expected string/)
       const ran = (yield* rpc("ats_list_applications", { query: { page_size: 20 } })).json as { data: Array<Record<string, unknown>> }
       const misfit = ran.data.find((record) => typeof record.job_posting_id === "number")!
       const one = yield* get(`/unified/ats/applications/${misfit.id}`)
-      expect(expectErrorBody(one, 500).message).toMatch(/^The answer does not match its documented schema: data\.job_posting_id: Expected string/)
+      const oneError = expectErrorBody(one, 502)
+      expect(oneError.message).toMatch(/^greenhouse_wrong_type answered data that does not fit the unified schema: data\.job_posting_id: Expected string/)
+      // the issues name paths and expectations, never the provider's values
+      expect(oneError.message).not.toContain(String(misfit.job_posting_id))
     }))
 
-  it.effect("with Prefer: heartbeat the status is sent first, so the mismatch is a 500 body naming the field", () =>
+  it.effect("with Prefer: heartbeat the status is sent first, so the misfit is a 502 body naming the provider and the field", () =>
     Effect.gen(function*() {
       const yaml = greenhouseVariant("greenhouse_wrong_beat", (source) => source.replace(...WRONG_TYPE_EDIT))
       const { get } = yield* projectWith("greenhouse_wrong_beat", yaml)
@@ -250,8 +253,8 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
       expect(answer.status).toBe(200)
       const body = JSON.parse(answer.text.trim()) as Record<string, unknown>
       expect(Object.keys(body).sort()).toEqual(["message", "statusCode", "timestamp"])
-      expect(body.statusCode).toBe(500)
-      expect(body.message).toMatch(/^The answer does not match its documented schema: data\.\d+\.job_posting_id: Expected string/)
+      expect(body.statusCode).toBe(502)
+      expect(body.message).toMatch(/^greenhouse_wrong_beat answered data that does not fit the unified schema: data\.\d+\.job_posting_id: Expected string/)
     }))
 
   it.effect("keys the schema does not declare are dropped, as Schema.encode drops them, with or without fields=", () =>
@@ -290,22 +293,21 @@ describe("unified answers compiled", () => {
   it("a conforming value answers as the platform would: its status, content type and JSON", () => {
     const answer = jsonAnswer(endpointNamed("ats_list_applications"))
     const value = { data: [{ id: "1", status: { value: "active", source_value: 3 }, extra: true }], next: null, raw: null }
-    const response = answer.respond(value)
-    expect(HttpServerResponse.isServerResponse(response)).toBe(true)
-    const fast = response as HttpServerResponse.HttpServerResponse
+    const response = answer.respond(Either.getOrThrow(answer.body(value)))
     const platform = Effect.runSync(HttpServerResponse.json({ data: [{ id: "1", status: { value: "active", source_value: 3 } }], next: null, raw: null }))
-    expect(fast.status).toBe(platform.status)
-    expect(fast.headers).toEqual(platform.headers)
-    expect(fast.body._tag).toBe("Uint8Array")
+    expect(response.status).toBe(platform.status)
+    expect(response.headers).toEqual(platform.headers)
+    expect(response.body._tag).toBe("Uint8Array")
     expect(platform.body._tag).toBe("Uint8Array")
     const bodyOf = (response: HttpServerResponse.HttpServerResponse) => {
       const body = response.body as { readonly contentType: string; readonly body: Uint8Array }
       return { contentType: body.contentType, json: JSON.parse(new TextDecoder().decode(body.body)) }
     }
-    expect(bodyOf(fast)).toEqual(bodyOf(platform))
-    // what does not conform is left to the platform's Schema.encode, which names the field
+    expect(bodyOf(response)).toEqual(bodyOf(platform))
+    // what does not conform is described by Schema.encode's issues: the path and the expectation
     const wrong = { data: [{ id: 1 }], next: null, raw: null }
-    expect(answer.respond(wrong)).toBe(wrong)
+    expect(answer.json(wrong)).toBeUndefined()
+    expect(answer.body(wrong)).toEqual(Either.left("data.0.id: Expected string"))
     expect(Either.isLeft(schemaEncodedJson(answer.schema!, wrong))).toBe(true)
   })
 })

@@ -52,6 +52,8 @@ export interface RunOptions {
 }
 
 export interface ActionRunResult {
+  /** The key of the account's connector: the provider an answer came from, as errors name it. */
+  readonly provider: string
   readonly data: unknown
   readonly next: unknown
   /** The provider calls, redacted; computed only when asked for. */
@@ -234,7 +236,12 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
                 ...runContext,
                 downloads: options.downloads
               }), beforeEachRequest),
-            ({ calls, value }): ActionRunResult => ({ data: value.data, next: value.next, raw: () => calls.map(redactCall) })
+            ({ calls, value }): ActionRunResult => ({
+              provider: context.version.key,
+              data: value.data,
+              next: value.next,
+              raw: () => calls.map(redactCall)
+            })
           )
 
         const key = options.idempotencyKey
@@ -261,7 +268,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           }
           const stored = existing.value.response as { readonly data: unknown; readonly next: unknown }
           yield* Effect.annotateCurrentSpan("switchyard.idempotency.replayed", true)
-          return { data: stored.data, next: stored.next, raw: () => [] }
+          return { provider: context.version.key, data: stored.data, next: stored.next, raw: () => [] }
         }
         // a claim taken over stops the run before its next provider request: the other process runs the write
         const ours = Effect.flatMap(stillOurs, (held) =>

@@ -1,13 +1,13 @@
 import { HttpApiBuilder, type HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
-import { Api, type ApiError, CurrentCaller, type UnifiedOperationSpec, unifiedOperationOf } from "@switchyard/api"
+import { Api, type ApiError, BadGateway, CurrentCaller, type UnifiedOperationSpec, unifiedOperationOf } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { toApiError } from "../toApiError.js"
 import { type JsonAnswer, jsonAnswer } from "../Wire/jsonAnswer.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
-import { type UnifiedCall, UnifiedRunner } from "./UnifiedRunner.js"
-import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
+import { encodedAnswer, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
+import { type UnifiedCall, type UnifiedResult, UnifiedRunner } from "./UnifiedRunner.js"
 
 /** The decoded request of any unified endpoint, as the handlers receive it. */
 interface UnifiedRequest {
@@ -82,47 +82,61 @@ const upsertedOf = (data: unknown) => {
   return { ...idsOf(data), external_reference: reference === undefined || reference === null ? null : String(reference) }
 }
 
+/** The unified answer of an operation of `kind` whose action gave `result`. */
+const answerOf = (
+  { answersRecord, kind }: Pick<UnifiedOperationSpec, "answersRecord" | "kind">,
+  result: UnifiedResult
+): unknown => {
+  const timestamp = new Date().toISOString()
+  switch (kind) {
+    case "list":
+      return { data: Array.isArray(result.data) ? result.data : [], next: result.next, raw: result.raw }
+    case "get":
+      return { data: result.data, raw: result.raw }
+    case "create":
+      return { statusCode: 201, message: "Record created successfully", timestamp, data: idsOf(result.data) }
+    case "upload":
+      return { statusCode: 201, message: "Document uploaded successfully", timestamp }
+    case "move":
+      return { statusCode: 200, message: "Record moved successfully", timestamp, data: idsOf(result.data) }
+    case "reject":
+      return { statusCode: 200, message: "Record rejected successfully", timestamp, data: idsOf(result.data) }
+    case "update":
+      return answersRecord === true
+        ? { statusCode: 200, message: "Record updated successfully", timestamp, data: idsOf(result.data) }
+        : { statusCode: 200, message: "Record updated successfully", timestamp }
+    case "delete":
+      return { statusCode: 200, message: "Record deleted successfully", timestamp }
+    case "invite":
+      return { statusCode: 200, message: "Record invited successfully", timestamp, data: idsOf(result.data) }
+    case "batch":
+      return { statusCode: 202, message: "Batch operation accepted", timestamp, errors: batchErrorsOf(result.data) }
+    case "upsert":
+      return { statusCode: 201, message: "Record upserted successfully", timestamp, data: upsertedOf(result.data) }
+    case "download":
+      return { statusCode: 200, message: "Record updated successfully", timestamp }
+  }
+}
+
+/**
+ * A unified answer that does not fit its schema holds what the provider sent, as the connector
+ * mapped it: the provider's answer did not fit (or the connector misreads it), a 502 naming
+ * the provider and the fields, never a 500 or a malformed 200.
+ */
+const providerAnswerMisfit = (provider: string, issues: string): ApiError =>
+  new BadGateway({ message: `${provider} answered data that does not fit the unified schema: ${issues}` })
+
 const answer = (
   runner: UnifiedRunner,
-  { actionId: operationId, answersRecord, kind }: UnifiedOperationSpec,
+  operation: UnifiedOperationSpec,
   json: JsonAnswer,
   request: UnifiedRequest
 ) =>
   Effect.gen(function*() {
+    const { actionId: operationId, kind } = operation
     const caller = yield* CurrentCaller
     const call = toCall(operationId, request)
     const run = (call: UnifiedCall) => Effect.mapError(runner.run(caller.projectId, call), toApiError)
-    const work: Effect.Effect<unknown, ApiError> = Effect.map(run(call), (result) => {
-      const timestamp = new Date().toISOString()
-      switch (kind) {
-        case "list":
-          return { data: Array.isArray(result.data) ? result.data : [], next: result.next, raw: result.raw }
-        case "get":
-          return { data: result.data, raw: result.raw }
-        case "create":
-          return { statusCode: 201, message: "Record created successfully", timestamp, data: idsOf(result.data) }
-        case "upload":
-          return { statusCode: 201, message: "Document uploaded successfully", timestamp }
-        case "move":
-          return { statusCode: 200, message: "Record moved successfully", timestamp, data: idsOf(result.data) }
-        case "reject":
-          return { statusCode: 200, message: "Record rejected successfully", timestamp, data: idsOf(result.data) }
-        case "update":
-          return answersRecord === true
-            ? { statusCode: 200, message: "Record updated successfully", timestamp, data: idsOf(result.data) }
-            : { statusCode: 200, message: "Record updated successfully", timestamp }
-        case "delete":
-          return { statusCode: 200, message: "Record deleted successfully", timestamp }
-        case "invite":
-          return { statusCode: 200, message: "Record invited successfully", timestamp, data: idsOf(result.data) }
-        case "batch":
-          return { statusCode: 202, message: "Batch operation accepted", timestamp, errors: batchErrorsOf(result.data) }
-        case "upsert":
-          return { statusCode: 201, message: "Record upserted successfully", timestamp, data: upsertedOf(result.data) }
-        case "download":
-          return { statusCode: 200, message: "Record updated successfully", timestamp }
-      }
-    })
     if (kind === "download") {
       // errors up to the provider's answer are ordinary error bodies; the bytes are streamed after
       const result = yield* run({ ...call, streamDownloads: true })
@@ -130,8 +144,10 @@ const answer = (
       if (document === undefined) return yield* Effect.die(new Error(`${operationId} returned no document bytes`))
       return documentResponse(document, request.urlParams ?? {}, yield* HttpServerRequest.HttpServerRequest)
     }
-    if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(work, json)
-    return json.respond(yield* work)
+    const body = Effect.flatMap(run(call), (result) =>
+      encodedAnswer(json, answerOf(operation, result), (issues) => providerAnswerMisfit(result.provider, issues)))
+    if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(body)
+    return json.respond(yield* body)
   })
 
 /** The operation an endpoint declares; an endpoint without one is a fault of the api package. */

@@ -5,7 +5,7 @@ import { ActionRunner } from "../Actions/ActionRunner.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { toApiError } from "../toApiError.js"
 import { jsonAnswer } from "../Wire/jsonAnswer.js"
-import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
+import { encodedAnswer, ownAnswerMisfit, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
 
 /** `POST /unified/proxy`: one provider request through the account's runner; `Prefer: heartbeat` as other unified calls. */
 export const ProxyHttpLive = HttpApiBuilder.group(Api, "unified_proxy", (handlers) =>
@@ -18,10 +18,10 @@ export const ProxyHttpLive = HttpApiBuilder.group(Api, "unified_proxy", (handler
         const work: Effect.Effect<unknown, ApiError> = runner.proxy(caller.projectId, headers["x-account-id"], { ...payload, method: payload.method ?? "GET" }).pipe(
           Effect.mapError(toApiError)
         )
-        const answer = wantsHeartbeat(headers.prefer) ? yield* withHeartbeat(work, json) : json.respond(yield* work)
+        const body = Effect.flatMap(work, (value) => encodedAnswer(json, value, ownAnswerMisfit))
+        const answer = wantsHeartbeat(headers.prefer) ? yield* withHeartbeat(body) : json.respond(yield* body)
         yield* markAnswered
-        // a finished response (encoded once by `json`, or the heartbeat stream), or the value for
-        // the platform to encode and report: both are what the endpoint may answer
+        // a finished response (encoded once by `json`, or the heartbeat stream): what the endpoint may answer
         return answer as never
       }))
   }))

@@ -13,40 +13,43 @@ const errorBody = (error: ApiError) => {
 
 /**
  * `Prefer: heartbeat` (RFC 7240): the status is sent at once, a newline follows every second
- * while the work runs, then the JSON body, encoded by the endpoint's answer schema. A failure
- * after that point cannot change the status, so it is reported in the body in the documented
- * error shape: the work's own error, or a 500 naming the fields of an answer that does not
- * match its schema.
+ * while the work runs, then the JSON body. A failure after that point cannot change the
+ * status, so it is reported in the body in the documented error shape: the work's own error,
+ * or the one it answers for a value that does not fit its schema (see `encodedAnswer`).
  */
-export const withHeartbeat = <A>(
-  work: Effect.Effect<A, ApiError>,
-  answer: JsonAnswer
+export const withHeartbeat = (
+  body: Effect.Effect<string, ApiError>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.sync(() => {
-    const body = Stream.fromEffect(
-      work.pipe(
-        Effect.flatMap((value) =>
-          Either.match(answer.body(value), {
-            onRight: Effect.succeed,
-            onLeft: (mismatch) =>
-              Effect.as(
-                Effect.logError(`answer does not match its schema: ${mismatch}`),
-                JSON.stringify(errorBody(
-                  new InternalServerError({ message: `The answer does not match its documented schema: ${mismatch}` })
-                ))
-              )
-          })
-        ),
-        Effect.catchAll((error) => Effect.succeed(JSON.stringify(errorBody(error))))
-      )
-    )
+    const text = Stream.fromEffect(Effect.catchAll(body, (error) => Effect.succeed(JSON.stringify(errorBody(error)))))
     const beats = Stream.tick(HEARTBEAT_INTERVAL).pipe(Stream.drop(1), Stream.as("\n"))
-    const chunks = Stream.merge(beats, body, { haltStrategy: "right" }).pipe(Stream.encodeText)
+    const chunks = Stream.merge(beats, text, { haltStrategy: "right" }).pipe(Stream.encodeText)
     return HttpServerResponse.stream(chunks, {
       contentType: "application/json",
       headers: { "preference-applied": "heartbeat" }
     })
   })
+
+/**
+ * The JSON body of `value` through the endpoint's schema, or the error `misfit` gives for a
+ * value that does not fit it (the issues name paths and expectations, never values).
+ */
+export const encodedAnswer = (
+  answer: JsonAnswer,
+  value: unknown,
+  misfit: (issues: string) => ApiError
+): Effect.Effect<string, ApiError> =>
+  Either.match(answer.body(value), {
+    onRight: Effect.succeed,
+    onLeft: (issues) => {
+      const error = misfit(issues)
+      return Effect.zipRight(Effect.logError(error.message), Effect.fail(error))
+    }
+  })
+
+/** Our own answer not fitting its schema is our fault: a 500 naming the fields. */
+export const ownAnswerMisfit = (issues: string): ApiError =>
+  new InternalServerError({ message: `The answer does not match its documented schema: ${issues}` })
 
 export const wantsHeartbeat = (prefer: string | undefined) =>
   prefer !== undefined && prefer.split(",").some((token) => token.trim().toLowerCase() === "heartbeat")

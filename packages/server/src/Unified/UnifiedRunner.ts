@@ -38,6 +38,8 @@ export interface UnifiedCall {
 export type UnifiedRunError = Exclude<ActionRunError, { readonly _tag: "ActionNotFound" }> | OperationNotImplemented | InvalidCursor
 
 export interface UnifiedResult {
+  /** The key of the account's connector, naming the provider. */
+  readonly provider: string
   readonly data: unknown
   readonly next: string | null
   readonly raw: ReadonlyArray<RawCall> | null
@@ -92,6 +94,7 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
             ))
         )
         return {
+          provider: result.provider,
           data: projectFields(result.data, parseFields(call.fields)),
           next: cursors.encode(call.accountId, call.operationId, result.next),
           raw: call.raw === true ? result.raw() : null

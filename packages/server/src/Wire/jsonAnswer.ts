@@ -17,16 +17,15 @@ export interface JsonAnswer {
    */
   readonly json: (value: unknown) => string | undefined
   /**
-   * The handler's answer: a conforming value as a finished 200 (the schema's status and
-   * content type, as the platform would send it); any other value unchanged, for the
-   * platform to encode (its failure names the field, as before), and responses as they are.
-   */
-  readonly respond: (value: unknown) => unknown
-  /**
    * The JSON body of a value (right), or what keeps it from its schema (left, the issues'
-   * paths and expectations): for answers whose status is already sent (`Prefer: heartbeat`).
+   * paths and expectations, without the values).
    */
   readonly body: (value: unknown) => Either.Either<string, string>
+  /**
+   * A JSON body from `body` as the finished response the platform would send: the schema's
+   * status and content type. (Endpoints with a JSON success schema only.)
+   */
+  readonly respond: (body: string) => HttpServerResponse.HttpServerResponse
 }
 
 const MAX_ISSUES = 10
@@ -67,13 +66,23 @@ const slowBody = (schema: Schema.Schema.Any | undefined) => {
     Either.match(encode(value), { onLeft: (error) => Either.left(describeMismatch(error)), onRight: stringify })
 }
 
-const uncompiled = (schema: Schema.Schema.Any | undefined, reason: string): JsonAnswer => ({
-  schema,
-  uncompiled: reason,
-  json: () => undefined,
-  respond: (value) => value,
-  body: slowBody(schema)
-})
+/** The status and content type the platform answers a JSON success of `schema` with. */
+const successOptions = (schema: Schema.Schema.Any | undefined) =>
+  schema === undefined
+    ? { status: 200, contentType: "application/json" }
+    : { status: HttpApiSchema.getStatusSuccess(schema), contentType: HttpApiSchema.getEncoding(schema.ast).contentType }
+
+const uncompiled = (schema: Schema.Schema.Any | undefined, reason: string): JsonAnswer => {
+  const body = slowBody(schema)
+  const options = successOptions(schema)
+  return {
+    schema,
+    uncompiled: reason,
+    json: () => undefined,
+    body,
+    respond: (text) => HttpServerResponse.text(text, options)
+  }
+}
 
 /** The answer of `endpoint`, built once when its handler is registered. */
 export const jsonAnswer = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): JsonAnswer => {
@@ -87,7 +96,7 @@ export const jsonAnswer = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProp
   const compiled = compileEncoder(schema)
   if (Either.isLeft(compiled)) return uncompiled(schema, compiled.left)
   const encode = compiled.right
-  const options = { status: HttpApiSchema.getStatusSuccess(schema), contentType: encoding.contentType }
+  const options = successOptions(schema)
   const slow = slowBody(schema)
   const json = (value: unknown): string | undefined => {
     const encoded = encode(value)
@@ -99,18 +108,15 @@ export const jsonAnswer = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProp
       return undefined
     }
   }
+  const body = (value: unknown): Either.Either<string, string> => {
+    const fast = json(value)
+    return fast === undefined ? slow(value) : Either.right(fast)
+  }
   return {
     schema,
     uncompiled: undefined,
     json,
-    respond: (value) => {
-      if (HttpServerResponse.isServerResponse(value)) return value
-      const body = json(value)
-      return body === undefined ? value : HttpServerResponse.text(body, options)
-    },
-    body: (value) => {
-      const fast = json(value)
-      return fast === undefined ? slow(value) : Either.right(fast)
-    }
+    body,
+    respond: (text) => HttpServerResponse.text(text, options)
   }
 }
