@@ -1,3 +1,4 @@
+import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
 import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
@@ -8,6 +9,7 @@ import { reportPassed, runContractCheck } from "../src/ContractCheck/ContractChe
 import { formatContractReport } from "../src/ContractCheck/formatContractReport.js"
 import { readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { type ProviderMock, startProviderMock } from "../src/ContractCheck/ProviderMock.js"
+import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
 
 /*
@@ -15,8 +17,10 @@ import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
  * packages/connectors/provider-documents with their source and license): every shipped version
  * that declares `verification.level: contract` is run, action by action, through the server
  * against a Prism mock of the document it names, with two seeds, each with full and sparse
- * answers. It passes when the mock saw no request the document refuses and every answer is a
- * valid unified record; the report, one line per action, is the failure message.
+ * answers. The unified calls are made by the real StackOne SDK (its methods, its request
+ * serialization, its response validation), the other actions over the RPC endpoint. It passes
+ * when the mock saw no request the document refuses and every answer is a valid unified
+ * record the SDK accepts; the report, one line per action, is the failure message.
  *
  * The check is also shown to fail: BambooHR 1.2.0, written from the provider's documentation
  * pages, calls paths its document does not have.
@@ -52,11 +56,25 @@ const ProviderMocksLive = Layer.scoped(
     })).pipe(Effect.map((entries) => new Map(entries)), Effect.orDie)
 )
 
+/** The unified calls are the StackOne SDK's own, sent to the test server's real port. */
+const sdkClient = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  if (address._tag !== "TcpAddress") throw new Error("the test server listens on no TCP port")
+  return stackOneSdkClient(`http://127.0.0.1:${address.port}`, BOOTSTRAP_KEY)
+})
+
 const checkAgainst = (definition: ConnectorDefinition, document: string) =>
   Effect.gen(function*() {
     const started = (yield* ProviderMocks).get(document)
     if (started === undefined) throw new Error(`no contract-level connector names ${document}`)
-    return yield* runContractCheck({ connector: definition, document: started.document, mock: started.mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
+    return yield* runContractCheck({
+      connector: definition,
+      document: started.document,
+      mock: started.mock,
+      seeds: SEEDS,
+      apiKey: BOOTSTRAP_KEY,
+      unifiedClient: yield* sdkClient
+    })
   })
 
 layer(
@@ -82,7 +100,10 @@ layer(
             expect(seed.actions.map((check) => check.actionId).sort(), text).toEqual(
               contract.definition.actions.map((action) => action.actionId).sort()
             )
-            for (const check of seed.actions) expect(check.requests.length, text).toBeGreaterThan(0)
+            for (const check of seed.actions) {
+              expect(check.requests.length, text).toBeGreaterThan(0)
+              if (check.via === "unified") expect(check.checkedAgainst, text).toContain("sent by StackOne SDK")
+            }
           }
         }))
     }

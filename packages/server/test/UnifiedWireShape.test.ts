@@ -1,4 +1,4 @@
-import { type HttpApiEndpoint, HttpClientRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApiEndpoint, HttpClientRequest, HttpServer, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Api, unifiedOperationOf } from "@switchyard/api"
 import { builtinConnectorSources } from "@switchyard/connectors"
@@ -18,6 +18,7 @@ import {
   sandboxTalentLmsAccount
 } from "./support/SandboxLayer.js"
 import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
+import { sdkIssuesBeyondSpec, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 import { mutate, schemaEncodedJson, seeded } from "./support/WireShape.js"
@@ -102,7 +103,21 @@ const projectWith = (connectorKey: string, yaml?: string) =>
       send(HttpClientRequest.get(path).pipe(withAccount, HttpClientRequest.setHeaders(headers)))
     const rpc = (action: string, parts: Record<string, unknown> = {}) =>
       send(HttpClientRequest.post("/actions/rpc").pipe(withAccount, json({ action, ...parts })))
-    return { get, rpc }
+    /** The same read through the real StackOne SDK, which validates the answer as it does for its users. */
+    const sdk = (actionId: string, pathParams: Record<string, string>, query: Record<string, string>) =>
+      Effect.flatMap(HttpServer.HttpServer, (server) => {
+        const address = server.address as { readonly port: number }
+        return stackOneSdkClient(`http://127.0.0.1:${address.port}`, project.key).call({
+          operationId: actionId,
+          method: "GET",
+          path: "",
+          pathParams,
+          query,
+          body: undefined,
+          accountId: account.id
+        })
+      })
+    return { get, rpc, sdk }
   })
 
 /** Path parameters of each unified read that address seeded sandbox records (with sub-records where it has any). */
@@ -170,7 +185,7 @@ const sandboxPaths = (sandbox: Sandbox) =>
   })
 
 layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
-  it.effect("every unified read on the shipped connectors' records answers Schema.encode's JSON of them", () =>
+  it.effect("every unified read on the shipped connectors' records answers Schema.encode's JSON of them, and the StackOne SDK accepts it", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxProviders
       const paths = yield* sandboxPaths(sandbox)
@@ -200,7 +215,7 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
       for (const { actionId, endpoint, kind } of inOrder) {
         const params = paths[endpoint.name] ?? derivedPath(endpoint.path)
         expect(params, `no sandbox record for ${endpoint.name}`).toBeDefined()
-        const { get, rpc } = projects[endpoint.path.split("/")[2] as "ats" | "hris" | "lms"]
+        const { get, rpc, sdk } = projects[endpoint.path.split("/")[2] as "ats" | "hris" | "lms"]
         // the connector's records before any encoding: the same action over RPC
         const ran = yield* rpc(actionId, kind === "list" ? { path: params, query: { page_size: 100 } } : { path: params })
         expect(ran.status, `${actionId}: ${ran.text}`).toBe(200)
@@ -217,6 +232,10 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
         expect(served.status, `${actionId}: ${served.text}`).toBe(200)
         expect(served.headers["content-type"]).toBe("application/json")
         expect((served.json as { data: unknown }).data).toEqual(encoded.data)
+        const bySdk = yield* sdk(actionId, params!, kind === "list" ? { page_size: "100" } : {})
+        expect({ status: bySdk.status, issues: sdkIssuesBeyondSpec(actionId, bySdk.clientIssues) }, `${actionId} through the StackOne SDK`)
+          .toEqual({ status: 200, issues: [] })
+        expect((bySdk.body as { data: unknown }).data).toEqual(encoded.data)
         if (kind === "list") expect((encoded.data as ReadonlyArray<unknown>).length, actionId).toBeGreaterThan(0)
         if (kind === "list") {
           listed.set(endpoint.path, {

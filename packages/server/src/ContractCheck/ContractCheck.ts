@@ -34,6 +34,36 @@ export interface ContractCheckOptions {
   readonly apiKey: string
   /** Per action, inputs that replace the synthesized ones (e.g. an id no list answers). */
   readonly inputs?: Readonly<Record<string, ActionInputs>>
+  /**
+   * Another client to send the unified calls with (the StackOne SDK, in the tests), so its
+   * requests are the ones checked; by default the check sends them over HTTP itself.
+   */
+  readonly unifiedClient?: UnifiedClient
+}
+
+/** A unified call as the check makes it: the operation, its filled-in path, query and body. */
+export interface UnifiedCallRequest {
+  readonly operationId: string
+  readonly method: string
+  /** The path with its parameters filled in, e.g. `/unified/hris/employees/1`. */
+  readonly path: string
+  readonly pathParams: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, unknown>>
+  readonly body: unknown
+  readonly accountId: string
+}
+
+export interface UnifiedCallAnswer {
+  readonly status: number
+  readonly body: unknown
+  /** What the client itself refused in a 2xx answer (the SDK's response validation). */
+  readonly clientIssues?: ReadonlyArray<string>
+}
+
+export interface UnifiedClient {
+  /** How the report names the client, e.g. `StackOne SDK`. */
+  readonly name: string
+  readonly call: (request: UnifiedCallRequest) => Effect.Effect<UnifiedCallAnswer>
 }
 
 export interface ActionInputs {
@@ -347,12 +377,28 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           const query = given?.query ?? Object.fromEntries(
             required.filter((input) => (input.in ?? "query") === "query").map((input) => [input.name, inputValue(input, id)])
           )
-          const answer = unified !== undefined
-            ? yield* call(unified.method as "GET", unified.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(path[name] ?? (name === "subResourceId" ? subId : id)))), {
-              account: accountId,
-              query,
-              ...(body === undefined || unified.method === "GET" ? {} : { body })
-            })
+          const pathParams: Record<string, string> = {}
+          const unifiedPath = unified?.path.replace(/:(\w+)/g, (_, name: string) => {
+            pathParams[name] = String(path[name] ?? (name === "subResourceId" ? subId : id))
+            return encodeURIComponent(pathParams[name])
+          })
+          const unifiedBody = body === undefined || unified?.method === "GET" ? undefined : body
+          const answer: UnifiedCallAnswer = unified !== undefined
+            ? options.unifiedClient !== undefined
+              ? yield* options.unifiedClient.call({
+                operationId: action.actionId,
+                method: unified.method,
+                path: unifiedPath!,
+                pathParams,
+                query,
+                body: unifiedBody,
+                accountId
+              })
+              : yield* call(unified.method as "GET", unifiedPath!, {
+                account: accountId,
+                query,
+                ...(unifiedBody === undefined ? {} : { body: unifiedBody })
+              })
             : yield* call("POST", "/actions/rpc", {
               account: accountId,
               body: { action: action.actionId, path, query, ...(body === undefined ? {} : { body }) }
@@ -367,6 +413,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           const referenceBody = unified !== undefined ? answer.body : { data, ...(action.actionType === "list" ? { next: null } : {}) }
           const answerIssues = ok
             ? [
+              ...(answer.clientIssues ?? []).map((issue) => `${options.unifiedClient?.name ?? "client"}: ${issue}`),
               ...(unified === undefined ? [] : unifiedIssues(unified.success, answer.body).map((issue) => `unified: ${issue}`)),
               ...(reference === undefined ? [] : reference.issues(referenceBody).map((issue) => `StackOne ${reference.name}: ${issue}`))
             ]
@@ -379,6 +426,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
             requests,
             answerIssues,
             checkedAgainst: [
+              ...(unified !== undefined && options.unifiedClient !== undefined ? [`sent by ${options.unifiedClient.name}`] : []),
               ...(unified === undefined ? [] : [`unified ${unified.name}`]),
               ...(reference === undefined ? [] : [`StackOne ${reference.name}`])
             ],
