@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { parseConnector, type ParsedConnector } from "@switchyard/engine"
+import { latestOfEach, parseConnector, type ParsedConnector } from "@switchyard/engine"
 import { Either } from "effect"
-import * as Semver from "semver"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { builtinUnifiedCoverage, type UnifiedCoverage, unifiedActionIds } from "../src/Unified/unifiedCoverage.js"
@@ -58,12 +57,7 @@ const authLabel = (method: NonNullable<Definition["authentication"]>[number][str
 
 /** The root README's catalog: every built-in connector's newest version, how it authenticates and is verified, what it serves. */
 const renderCatalog = (definitions: ReadonlyArray<Definition>) => {
-  const newest = new Map<string, Definition>()
-  for (const definition of definitions) {
-    const known = newest.get(definition.info.key)
-    if (known === undefined || Semver.gt(definition.info.version, known.info.version)) newest.set(definition.info.key, definition)
-  }
-  const rows = [...newest.values()].sort((a, b) => a.info.key.localeCompare(b.info.key)).map((definition) => {
+  const rows = [...latestOfEach(definitions, ({ info }) => info).values()].map((definition) => {
     const served = unifiedActionIds.filter((id) => definition.actions.some((action) => action.actionId === id))
     const auth = [...new Set((definition.authentication ?? []).flatMap((named) => Object.values(named).map(authLabel)))]
     const level = definition.info.verification?.level ?? "community"

@@ -1,8 +1,9 @@
 import type { AccountAction, AccountConnector, AccountConnectorProfile, AccountExpansion } from "@switchyard/api"
+import { newestFirst } from "@switchyard/engine"
 import { Effect, Option } from "effect"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
-import { ConnectorRegistry, newestFirst, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { InvalidAccountRequest } from "./AccountErrors.js"
 import type { AccountRow } from "./AccountsRepo.js"
 

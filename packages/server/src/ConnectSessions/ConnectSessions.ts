@@ -5,6 +5,7 @@ import type {
   CreateConnectSession,
   CreatedConnectSession
 } from "@switchyard/api"
+import { latestOf } from "@switchyard/engine"
 import { CONNECT_SESSION_DEFAULT_EXPIRES_IN } from "@switchyard/api"
 import { Clock, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
@@ -13,7 +14,7 @@ import { SwitchyardConfig } from "../Config.js"
 import { secretDigest } from "../Crypto/secretDigest.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
-import { ConnectorRegistry, latestOf, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import {
   ConnectSessionGone,
   ConnectSessionNotFound,

@@ -6,10 +6,11 @@ import {
   type ProfileExpansion,
   type UpdateConnectorProfile
 } from "@switchyard/api"
+import { isVersionSpec, resolveSpec } from "@switchyard/engine"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import * as Semver from "semver"
-import { ConnectorRegistry, isVersionSpec, resolveSpec, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { pageEnvelope, pageWindow } from "../Pagination.js"
 import { checkUrlSettings } from "../Accounts/urlSettings.js"
 import { ConnectorProfileInUse, ConnectorProfileNotFound, InvalidConnectorProfile } from "./ConnectorProfileErrors.js"

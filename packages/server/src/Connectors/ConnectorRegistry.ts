@@ -1,5 +1,5 @@
 import type { ChangelogEntry, ConnectorOwner } from "@switchyard/api"
-import { canonicalJson, type ParsedConnector, parseConnector, parseConnectorValue } from "@switchyard/engine"
+import { canonicalJson, latestOf, newestFirst, type ParsedConnector, parseConnector, parseConnectorValue } from "@switchyard/engine"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import * as Semver from "semver"
@@ -15,28 +15,6 @@ export interface VisibleVersion extends ConnectorVersionRow {
 }
 
 const ownerOf = (row: ConnectorVersionRow): ConnectorOwner => row.owner_project_id === null ? "builtin" : "custom"
-
-/** Newest first, by semver precedence. */
-export const newestFirst = <A extends { readonly version: string }>(rows: ReadonlyArray<A>): Array<A> =>
-  [...rows].sort((a, b) => Semver.rcompare(a.version, b.version))
-
-/** `latest`: the highest stable version, or the highest pre-release when there is no stable one. */
-export const latestOf = <A extends { readonly version: string }>(rows: ReadonlyArray<A>): A | undefined => {
-  const sorted = newestFirst(rows)
-  return sorted.find((row) => Semver.prerelease(row.version) === null) ?? sorted[0]
-}
-
-/** Resolves a profile's version spec: an exact version, `latest`, or a semver range. */
-export const resolveSpec = <A extends { readonly version: string }>(rows: ReadonlyArray<A>, spec: string) => {
-  if (spec === "latest") return latestOf(rows)
-  const exact = rows.find((row) => row.version === spec)
-  if (exact !== undefined) return exact
-  if (Semver.validRange(spec) === null) return undefined
-  const best = Semver.maxSatisfying(rows.map((row) => row.version), spec)
-  return best === null ? undefined : rows.find((row) => row.version === best)
-}
-
-export const isVersionSpec = (spec: string) => spec === "latest" || Semver.validRange(spec) !== null
 
 const PARSED_CACHE_LIMIT = 500
 

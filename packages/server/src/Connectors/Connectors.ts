@@ -8,7 +8,7 @@ import type {
   GetConnectorParams,
   ListConnectorsParams
 } from "@switchyard/api"
-import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
+import { type ActionDefinition, latestOf, newestFirst, type ParsedConnector, resolveSpec } from "@switchyard/engine"
 import { Effect, Option } from "effect"
 import { ConnectorProfileNotFound } from "../ConnectorProfiles/ConnectorProfileErrors.js"
 import { ProfilesRepo } from "../ConnectorProfiles/ProfilesRepo.js"
@@ -22,7 +22,7 @@ import {
   InvalidConnectorQuery
 } from "./ConnectorErrors.js"
 import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "./ConnectorId.js"
-import { categoriesOf, ConnectorRegistry, latestOf, newestFirst, resolveSpec, type VisibleVersion } from "./ConnectorRegistry.js"
+import { categoriesOf, ConnectorRegistry, type VisibleVersion } from "./ConnectorRegistry.js"
 import { ConnectorsRepo } from "./ConnectorsRepo.js"
 import {
   actionSummary,

@@ -1,7 +1,6 @@
 import { Api, unifiedOperationOf } from "@switchyard/api"
-import type { ParsedConnector } from "@switchyard/engine"
+import { latestOfEach, type ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
-import * as Semver from "semver"
 
 /** Every unified operation's action id, as the api declares them. */
 export const unifiedActionIds: ReadonlyArray<string> = Object.values(Api.groups).flatMap((group) =>
@@ -28,26 +27,17 @@ export interface UnifiedCoverage {
 export const builtinUnifiedCoverage = (
   definitions: ReadonlyArray<ParsedConnector["definition"]>
 ): ReadonlyArray<UnifiedCoverage> => {
-  const newest = new Map<string, { readonly version: string; readonly categories: ReadonlyArray<string>; readonly actions: ReadonlyArray<string> }>()
-  for (const { actions, info } of definitions) {
-    const known = newest.get(info.key)
-    if (known !== undefined && Semver.gte(known.version, info.version)) continue
-    newest.set(info.key, {
+  const newest = latestOfEach(definitions, ({ info }) => info)
+  return [...newest].map(([key, { actions, info }]) => {
+    const categories = info.categories ?? []
+    const actionIds = actions.map((action) => action.actionId)
+    return {
+      key,
       version: info.version,
-      categories: info.categories ?? [],
-      actions: actions.map((action) => action.actionId)
-    })
-  }
-  return [...newest].sort(([a], [b]) => a.localeCompare(b)).map(([key, connector]) => ({
-    key,
-    version: connector.version,
-    unimplemented: unifiedActionIds.filter((id) =>
-      connector.categories.includes(categoryOf(id)) && !connector.actions.includes(id)
-    ),
-    withoutEndpoint: connector.actions.filter((id) =>
-      unifiedCategories.has(categoryOf(id)) && !unifiedActionIds.includes(id)
-    )
-  }))
+      unimplemented: unifiedActionIds.filter((id) => categories.includes(categoryOf(id)) && !actionIds.includes(id)),
+      withoutEndpoint: actionIds.filter((id) => unifiedCategories.has(categoryOf(id)) && !unifiedActionIds.includes(id))
+    }
+  })
 }
 
 /** At start, names the built-in actions that look unified but that no unified endpoint runs. */

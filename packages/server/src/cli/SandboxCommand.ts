@@ -1,11 +1,10 @@
 import { Args, Command, Options } from "@effect/cli"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
+import { type ConnectorDefinition, latestOfEach, parseConnector } from "@switchyard/engine"
 import { Console, Effect, Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import * as Semver from "semver"
 import { mockAccount } from "../ContractCheck/mockAccount.js"
 import { mockBase } from "../ContractCheck/mockBaseUrl.js"
 import { readProviderDocument } from "../ContractCheck/ProviderDocument.js"
@@ -29,20 +28,20 @@ const documentsDir = (): string | undefined =>
     Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "connectors", "provider-documents")
   ].find((dir) => Fs.existsSync(dir))
 
-/** The newest shipped version of each built-in connector that names a provider document, by key. */
+/** The newest shipped version of each built-in connector, by key, with the provider document it names. */
 const contractConnectors = (): ReadonlyMap<string, { readonly definition: ConnectorDefinition; readonly document: string }> => {
-  const newest = new Map<string, { readonly definition: ConnectorDefinition; readonly document: string }>()
-  for (const source of builtinConnectorSources()) {
+  const definitions = builtinConnectorSources().flatMap((source) => {
     const parsed = parseConnector(source.yaml)
-    if (Either.isLeft(parsed)) continue
-    const definition = parsed.right.definition
+    return Either.isRight(parsed) ? [parsed.right.definition] : []
+  })
+  const contracts = new Map<string, { readonly definition: ConnectorDefinition; readonly document: string }>()
+  for (const [key, definition] of latestOfEach(definitions, ({ info }) => info)) {
     const verification = definition.info.verification
-    if (verification?.level !== "contract" || verification.document === undefined) continue
-    const known = newest.get(definition.info.key)
-    if (known !== undefined && Semver.gte(known.definition.info.version, definition.info.version)) continue
-    newest.set(definition.info.key, { definition, document: verification.document })
+    if (verification?.level === "contract" && verification.document !== undefined) {
+      contracts.set(key, { definition, document: verification.document })
+    }
   }
-  return newest
+  return contracts
 }
 
 const describe = (exchange: MockExchange) =>

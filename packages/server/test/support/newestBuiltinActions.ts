@@ -1,6 +1,6 @@
 import { builtinConnectorSources } from "@switchyard/connectors"
+import { latestOfEach } from "@switchyard/engine"
 import * as Path from "node:path"
-import * as Semver from "semver"
 
 /**
  * The action ids of the newest shipped version of the built-in connector `key` (the version an
@@ -11,7 +11,7 @@ export const newestBuiltinActions = (key: string, version?: string): ReadonlySet
   const versions = builtinConnectorSources().filter((source) =>
     Path.basename(Path.dirname(source.file)) === key && (version === undefined || versionOf(source.file) === version)
   )
-  if (versions.length === 0) throw new Error(`no built-in connector ${key}${version === undefined ? "" : `@${version}`}`)
-  const newest = versions.reduce((a, b) => (Semver.gte(versionOf(a.file), versionOf(b.file)) ? a : b))
+  const newest = latestOfEach(versions, (source) => ({ key, version: versionOf(source.file) })).get(key)
+  if (newest === undefined) throw new Error(`no built-in connector ${key}${version === undefined ? "" : `@${version}`}`)
   return new Set(Array.from(newest.yaml.matchAll(/^\s*- actionId: (\w+)/gm), (match) => match[1]!))
 }
