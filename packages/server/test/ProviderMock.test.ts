@@ -130,6 +130,64 @@ describe("ProviderMock", () => {
       })
     }))
 
+  it.scoped("validates a form-encoded body against the document's form schema", () =>
+    Effect.gen(function*() {
+      // Personio's POST /company/time-offs takes only application/x-www-form-urlencoded; Prism deserializes
+      // the raw text itself (with the schema's types: "7" is an integer there), so the mock hands it over unparsed
+      const form = {
+        openapi: "3.0.0",
+        info: { title: "Absences", version: "1" },
+        paths: {
+          "/time-offs": {
+            post: {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/x-www-form-urlencoded": {
+                    schema: {
+                      type: "object",
+                      required: ["employee_id", "start_date", "half_day_start"],
+                      properties: {
+                        employee_id: { type: "integer" },
+                        start_date: { type: "string", format: "date" },
+                        half_day_start: { type: "boolean" },
+                        comment: { type: "string" }
+                      }
+                    }
+                  }
+                }
+              },
+              responses: {
+                "200": {
+                  description: "created",
+                  content: { "application/json": { schema: { type: "object", properties: { id: { type: "integer" } } } } }
+                }
+              }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(form)
+      const post = (body: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${mock.baseFor({ seed: "1", profile: "full" })}/time-offs`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body
+          })
+          return response.status
+        })
+      expect(yield* post("employee_id=7&start_date=2024-03-01&half_day_start=false&comment=two+words")).toBe(200)
+      expect(yield* post("employee_id=7&half_day_start=false")).toBe(422)
+      expect(yield* post("employee_id=seven&start_date=2024-03-01&half_day_start=false")).toBe(422)
+      const [accepted, missing, mistyped] = mock.takeExchanges()
+      expect(accepted!.violations).toEqual([])
+      expect(missing!.violations.map((violation) => violation.message)).toEqual([
+        "Request body must have required property 'start_date'"
+      ])
+      expect(mistyped!.violations.map((violation) => violation.message)).toEqual(["Request body property employee_id must be integer"])
+    }))
+
   it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
     Effect.gen(function*() {
       // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment

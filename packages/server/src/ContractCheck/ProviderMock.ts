@@ -259,6 +259,13 @@ const readBody = (request: Http.IncomingMessage) =>
     request.on("error", reject)
   })
 
+/**
+ * A request body as Prism's validator takes it: JSON parsed; every other media type as its raw
+ * text. Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) in particular must
+ * stay text: Prism's body validator refuses anything else for them ("Target is not a string") and
+ * deserializes them itself, splitting the pairs, decoding them and coercing each to its property's
+ * declared type (prism-http 5.16 `validator/validators/body.js`, `validate` → `deserializeAndValidate`).
+ */
 const parseBody = (text: string, contentType: string | undefined): unknown => {
   if (text.length === 0) return undefined
   if ((contentType ?? "").includes("json")) {
@@ -267,9 +274,6 @@ const parseBody = (text: string, contentType: string | undefined): unknown => {
     } catch {
       return text
     }
-  }
-  if ((contentType ?? "").includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(text))
   }
   return text
 }
