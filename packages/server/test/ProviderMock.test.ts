@@ -188,6 +188,76 @@ describe("ProviderMock", () => {
       expect(mistyped!.violations.map((violation) => violation.message)).toEqual(["Request body property employee_id must be integer"])
     }))
 
+  it.scoped("answers a value the document leaves untyped with its example, not the schema's own keywords", () =>
+    Effect.gen(function*() {
+      // Personio's employee attributes: {label, value, type} where value declares no type, only an example
+      const attribute = (example: unknown) => ({
+        type: "object",
+        properties: { label: { example: "ID" }, value: { example }, type: { type: "string", enum: ["integer", "standard"] } }
+      })
+      const untyped = {
+        openapi: "3.0.0",
+        info: { title: "Employees", version: "1" },
+        paths: {
+          "/employees": {
+            get: {
+              responses: {
+                "200": {
+                  description: "employees",
+                  content: {
+                    "application/json": {
+                      schema: {
+                        type: "object",
+                        properties: {
+                          data: {
+                            type: "array",
+                            items: {
+                              type: "object",
+                              properties: {
+                                id: attribute(1),
+                                first_name: attribute("Michael"),
+                                comment: { description: "neither type nor example" }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            post: {
+              requestBody: {
+                content: { "application/json": { schema: { type: "object", properties: { note: { example: "hello" } } } } }
+              },
+              responses: { "201": { description: "created" } }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(untyped)
+      const base = mock.baseFor({ seed: "1", profile: "full" })
+      const answer = yield* Effect.promise(async () => (await fetch(`${base}/employees`)).json() as Promise<{ data: Array<any> }>)
+      expect(answer.data.length).toBeGreaterThan(0)
+      for (const employee of answer.data) {
+        expect(employee.id.value).toBe(1)
+        expect(employee.id.label).toBe("ID")
+        expect(employee.first_name.value).toBe("Michael")
+        expect(["integer", "standard"]).toContain(employee.id.type)
+      }
+      // requests are held to the document as written: any value is valid where it declares no type
+      const created = yield* Effect.promise(async () =>
+        (await fetch(`${base}/employees`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ note: 42 })
+        })).status
+      )
+      expect(created).toBe(201)
+      expect(mock.takeExchanges().map((exchange) => exchange.violations)).toEqual([[], []])
+    }))
+
   it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
     Effect.gen(function*() {
       // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment

@@ -362,6 +362,49 @@ export const digitIdentifiers = (document: object): object => {
   return walk(document) as object
 }
 
+/** What lets json-schema-faker choose a value for a schema: its type, or a keyword it infers one from. */
+const TYPING_KEYWORDS = [
+  "type", "$ref", "allOf", "anyOf", "oneOf", "not", "enum", "const", "pattern", "format",
+  "items", "additionalItems", "maxItems", "minItems", "uniqueItems",
+  "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf",
+  "properties", "additionalProperties", "patternProperties", "required", "dependencies", "maxProperties", "minProperties",
+  "maxLength", "minLength"
+]
+
+/**
+ * The document with each schema that declares no type, and nothing a type can be inferred from,
+ * but gives an `example`, answered with that example (`enum: [example]`). Left alone, such a schema
+ * is read by json-schema-faker as a template: it answers the schema's own keywords as the value
+ * (Personio's `{label, value: {example: 1}, type}` employee attributes came back as
+ * `value: {"examples": [1]}`, Prism having renamed the keyword), which no provider would send and
+ * no connector can read. Any value is valid for such a schema; the example is the one the document
+ * shows. Only the mock's answers come from it: requests are held to the document as written.
+ */
+export const examplesForUntyped = (document: object): object => {
+  const untyped = (schema: unknown): schema is Record<string, unknown> =>
+    typeof schema === "object" && schema !== null && !Array.isArray(schema) && "example" in schema &&
+    !TYPING_KEYWORDS.some((keyword) => keyword in schema)
+  const answered = (schema: unknown): unknown =>
+    untyped(schema) ? { ...schema, enum: [schema.example] } : schema
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk)
+    if (typeof node !== "object" || node === null) return node
+    const out: Record<string, unknown> = {}
+    // examples are data, not schemas: kept as written
+    for (const [key, value] of Object.entries(node)) out[key] = key === "example" || key === "examples" ? value : walk(value)
+    // the places a schema sits: a property, an array's items, a map's values, a parameter's or content's schema
+    const properties = out.properties
+    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+      out.properties = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, answered(schema)]))
+    }
+    for (const key of ["items", "additionalProperties", "schema"]) {
+      if (key in out) out[key] = answered(out[key])
+    }
+    return out
+  }
+  return walk(document) as object
+}
+
 /**
  * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
  * loopback port unless told otherwise, closed with the scope.
@@ -370,12 +413,13 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const readable = breakReferenceCycles(document)
-    // requests are held to the document as written; answers come from its ids-in-path-form copy
+    // requests are held to the document as written; answers come from its copy with ids in path form and
+    // untyped values answered with their examples
     const [asWritten, answering] = yield* Effect.tryPromise({
       try: () =>
         Promise.all([
           prismHttp.getHttpOperationsFromSpec(readable),
-          prismHttp.getHttpOperationsFromSpec(digitIdentifiers(readable))
+          prismHttp.getHttpOperationsFromSpec(examplesForUntyped(digitIdentifiers(readable)))
         ]),
       catch: (cause) =>
         new ProviderDocumentRejected({
