@@ -42,6 +42,7 @@ layer(Registry)("built-in connectors", (it) => {
         "namely@1.0.0",
         "paylocity@1.0.0",
         "personio@1.0.0",
+        "personio@1.1.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
         "successfactors@1.0.0",
@@ -53,7 +54,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(30)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(31)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

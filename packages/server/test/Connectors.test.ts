@@ -24,7 +24,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "litmos@1.1.0~builtin",
         "namely@1.0.0~builtin",
         "paylocity@1.0.0~builtin",
-        "personio@1.0.0~builtin",
+        "personio@1.1.0~builtin",
         "rippling@1.1.0~builtin",
         "successfactors@1.0.0~builtin",
         "talentlms@1.3.0~builtin",

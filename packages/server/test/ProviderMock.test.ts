@@ -130,6 +130,134 @@ describe("ProviderMock", () => {
       })
     }))
 
+  it.scoped("validates a form-encoded body against the document's form schema", () =>
+    Effect.gen(function*() {
+      // Personio's POST /company/time-offs takes only application/x-www-form-urlencoded; Prism deserializes
+      // the raw text itself (with the schema's types: "7" is an integer there), so the mock hands it over unparsed
+      const form = {
+        openapi: "3.0.0",
+        info: { title: "Absences", version: "1" },
+        paths: {
+          "/time-offs": {
+            post: {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/x-www-form-urlencoded": {
+                    schema: {
+                      type: "object",
+                      required: ["employee_id", "start_date", "half_day_start"],
+                      properties: {
+                        employee_id: { type: "integer" },
+                        start_date: { type: "string", format: "date" },
+                        half_day_start: { type: "boolean" },
+                        comment: { type: "string" }
+                      }
+                    }
+                  }
+                }
+              },
+              responses: {
+                "200": {
+                  description: "created",
+                  content: { "application/json": { schema: { type: "object", properties: { id: { type: "integer" } } } } }
+                }
+              }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(form)
+      const post = (body: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${mock.baseFor({ seed: "1", profile: "full" })}/time-offs`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body
+          })
+          return response.status
+        })
+      expect(yield* post("employee_id=7&start_date=2024-03-01&half_day_start=false&comment=two+words")).toBe(200)
+      expect(yield* post("employee_id=7&half_day_start=false")).toBe(422)
+      expect(yield* post("employee_id=seven&start_date=2024-03-01&half_day_start=false")).toBe(422)
+      const [accepted, missing, mistyped] = mock.takeExchanges()
+      expect(accepted!.violations).toEqual([])
+      expect(missing!.violations.map((violation) => violation.message)).toEqual([
+        "Request body must have required property 'start_date'"
+      ])
+      expect(mistyped!.violations.map((violation) => violation.message)).toEqual(["Request body property employee_id must be integer"])
+    }))
+
+  it.scoped("answers a value the document leaves untyped with its example, not the schema's own keywords", () =>
+    Effect.gen(function*() {
+      // Personio's employee attributes: {label, value, type} where value declares no type, only an example
+      const attribute = (example: unknown) => ({
+        type: "object",
+        properties: { label: { example: "ID" }, value: { example }, type: { type: "string", enum: ["integer", "standard"] } }
+      })
+      const untyped = {
+        openapi: "3.0.0",
+        info: { title: "Employees", version: "1" },
+        paths: {
+          "/employees": {
+            get: {
+              responses: {
+                "200": {
+                  description: "employees",
+                  content: {
+                    "application/json": {
+                      schema: {
+                        type: "object",
+                        properties: {
+                          data: {
+                            type: "array",
+                            items: {
+                              type: "object",
+                              properties: {
+                                id: attribute(1),
+                                first_name: attribute("Michael"),
+                                comment: { description: "neither type nor example" }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            post: {
+              requestBody: {
+                content: { "application/json": { schema: { type: "object", properties: { note: { example: "hello" } } } } }
+              },
+              responses: { "201": { description: "created" } }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(untyped)
+      const base = mock.baseFor({ seed: "1", profile: "full" })
+      const answer = yield* Effect.promise(async () => (await fetch(`${base}/employees`)).json() as Promise<{ data: Array<any> }>)
+      expect(answer.data.length).toBeGreaterThan(0)
+      for (const employee of answer.data) {
+        expect(employee.id.value).toBe(1)
+        expect(employee.id.label).toBe("ID")
+        expect(employee.first_name.value).toBe("Michael")
+        expect(["integer", "standard"]).toContain(employee.id.type)
+      }
+      // requests are held to the document as written: any value is valid where it declares no type
+      const created = yield* Effect.promise(async () =>
+        (await fetch(`${base}/employees`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ note: 42 })
+        })).status
+      )
+      expect(created).toBe(201)
+      expect(mock.takeExchanges().map((exchange) => exchange.violations)).toEqual([[], []])
+    }))
+
   it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
     Effect.gen(function*() {
       // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment

@@ -259,6 +259,13 @@ const readBody = (request: Http.IncomingMessage) =>
     request.on("error", reject)
   })
 
+/**
+ * A request body as Prism's validator takes it: JSON parsed; every other media type as its raw
+ * text. Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) in particular must
+ * stay text: Prism's body validator refuses anything else for them ("Target is not a string") and
+ * deserializes them itself, splitting the pairs, decoding them and coercing each to its property's
+ * declared type (prism-http 5.16 `validator/validators/body.js`, `validate` → `deserializeAndValidate`).
+ */
 const parseBody = (text: string, contentType: string | undefined): unknown => {
   if (text.length === 0) return undefined
   if ((contentType ?? "").includes("json")) {
@@ -267,9 +274,6 @@ const parseBody = (text: string, contentType: string | undefined): unknown => {
     } catch {
       return text
     }
-  }
-  if ((contentType ?? "").includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(text))
   }
   return text
 }
@@ -358,6 +362,49 @@ export const digitIdentifiers = (document: object): object => {
   return walk(document) as object
 }
 
+/** What lets json-schema-faker choose a value for a schema: its type, or a keyword it infers one from. */
+const TYPING_KEYWORDS = [
+  "type", "$ref", "allOf", "anyOf", "oneOf", "not", "enum", "const", "pattern", "format",
+  "items", "additionalItems", "maxItems", "minItems", "uniqueItems",
+  "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf",
+  "properties", "additionalProperties", "patternProperties", "required", "dependencies", "maxProperties", "minProperties",
+  "maxLength", "minLength"
+]
+
+/**
+ * The document with each schema that declares no type, and nothing a type can be inferred from,
+ * but gives an `example`, answered with that example (`enum: [example]`). Left alone, such a schema
+ * is read by json-schema-faker as a template: it answers the schema's own keywords as the value
+ * (Personio's `{label, value: {example: 1}, type}` employee attributes came back as
+ * `value: {"examples": [1]}`, Prism having renamed the keyword), which no provider would send and
+ * no connector can read. Any value is valid for such a schema; the example is the one the document
+ * shows. Only the mock's answers come from it: requests are held to the document as written.
+ */
+export const examplesForUntyped = (document: object): object => {
+  const untyped = (schema: unknown): schema is Record<string, unknown> =>
+    typeof schema === "object" && schema !== null && !Array.isArray(schema) && "example" in schema &&
+    !TYPING_KEYWORDS.some((keyword) => keyword in schema)
+  const answered = (schema: unknown): unknown =>
+    untyped(schema) ? { ...schema, enum: [schema.example] } : schema
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk)
+    if (typeof node !== "object" || node === null) return node
+    const out: Record<string, unknown> = {}
+    // examples are data, not schemas: kept as written
+    for (const [key, value] of Object.entries(node)) out[key] = key === "example" || key === "examples" ? value : walk(value)
+    // the places a schema sits: a property, an array's items, a map's values, a parameter's or content's schema
+    const properties = out.properties
+    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+      out.properties = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, answered(schema)]))
+    }
+    for (const key of ["items", "additionalProperties", "schema"]) {
+      if (key in out) out[key] = answered(out[key])
+    }
+    return out
+  }
+  return walk(document) as object
+}
+
 /**
  * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
  * loopback port unless told otherwise, closed with the scope.
@@ -366,12 +413,13 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
   Effect.gen(function*() {
     const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const readable = breakReferenceCycles(document)
-    // requests are held to the document as written; answers come from its ids-in-path-form copy
+    // requests are held to the document as written; answers come from its copy with ids in path form and
+    // untyped values answered with their examples
     const [asWritten, answering] = yield* Effect.tryPromise({
       try: () =>
         Promise.all([
           prismHttp.getHttpOperationsFromSpec(readable),
-          prismHttp.getHttpOperationsFromSpec(digitIdentifiers(readable))
+          prismHttp.getHttpOperationsFromSpec(examplesForUntyped(digitIdentifiers(readable)))
         ]),
       catch: (cause) =>
         new ProviderDocumentRejected({
