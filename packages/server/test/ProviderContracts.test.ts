@@ -1,7 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
-import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
+import { type ConnectorDefinition, latestOfEach, parseConnector } from "@switchyard/engine"
 import { Context, Effect, Either, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -40,6 +40,11 @@ const contracts = shipped.flatMap(({ definition, file }) => {
     ? [{ file, definition, document: verification.document }]
     : []
 })
+
+/** The newest version of each connector, the one an account gets, as `key@version`. */
+const newest = new Set(
+  [...latestOfEach(contracts.map(({ definition }) => definition.info), (info) => info).values()].map((info) => `${info.key}@${info.version}`)
+)
 
 /** One mock per provider document, started once for the file (reading a document and starting Prism take seconds). */
 class ProviderMocks extends Context.Tag("ProviderMocks")<
@@ -100,6 +105,11 @@ layer(
             expect(seed.actions.map((check) => check.actionId).sort(), text).toEqual(
               contract.definition.actions.map((action) => action.actionId).sort()
             )
+            // the goal the HRIS connectors answer to: their newest version lists employees, records and all
+            const employees = seed.actions.find((check) => check.actionId === "hris_list_employees")
+            if (newest.has(name) && employees !== undefined && seed.profile === "full") {
+              expect(employees.records, `${name} seed ${seed.seed}: no employee records\n${text}`).toBeGreaterThan(0)
+            }
             for (const check of seed.actions) {
               expect(check.requests.length, text).toBeGreaterThan(0)
               if (check.via === "unified") expect(check.checkedAgainst, text).toContain("sent by StackOne SDK")
