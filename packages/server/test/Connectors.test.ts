@@ -74,6 +74,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(greenhouse.verification).toEqual({
         level: "documentation",
         document: null,
+        documents: [],
         document_url: null,
         sources: [
           "https://developers.greenhouse.io/harvest.html#authentication",
@@ -87,6 +88,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(bamboohr.verification).toEqual({
         level: "contract",
         document: "packages/connectors/provider-documents/bamboohr/public.yaml",
+        documents: ["packages/connectors/provider-documents/bamboohr/public.yaml"],
         document_url: "https://github.com/BambooHR/bhr-api-php/blob/a6a10ca26972470d31d494b9caaf7e5db9eaf945/specs/public.yaml",
         sources: []
       })
@@ -102,7 +104,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
   it.effect("a custom connector is community, whatever its definition claims", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject
-      const community = { level: "community", document: null, document_url: null, sources: [] }
+      const community = { level: "community", document: null, documents: [], document_url: null, sources: [] }
       const claimsContract = connectorYaml({
         key: "claims-contract",
         version: "1.0.0",

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
-import { type ConnectorDefinition, parseConnector } from "@switchyard/engine"
+import { type ConnectorDefinition, parseConnector, verificationDocuments } from "@switchyard/engine"
 import { Context, Effect, Either, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -31,24 +31,29 @@ const shipped = builtinConnectorSources().map((source) => ({
 }))
 
 const contracts = shipped.flatMap(({ definition, file }) => {
-  const verification = definition.info.verification
-  return verification?.level === "contract" && verification.document !== undefined
-    ? [{ file, definition, document: verification.document }]
+  const documents = verificationDocuments(definition.info.verification)
+  return definition.info.verification?.level === "contract" && documents.length > 0
+    // a version checked against several documents of its provider is named by all of them
+    ? [{ file, definition, document: documents.join(" + "), documents }]
     : []
 })
 
-/** One mock per provider document, started once for the file (reading a document and starting Prism take seconds). */
+/**
+ * One mock per provider document, or per set of documents a version is checked against together,
+ * started once for the file (reading a document and starting Prism take seconds).
+ */
 class ProviderMocks extends Context.Tag("ProviderMocks")<
   ProviderMocks,
-  ReadonlyMap<string, { readonly document: Record<string, unknown>; readonly mock: ProviderMock }>
+  ReadonlyMap<string, { readonly documents: ReadonlyArray<Record<string, unknown>>; readonly mock: ProviderMock }>
 >() {}
 
 const ProviderMocksLive = Layer.scoped(
   ProviderMocks,
-  Effect.forEach([...new Set(contracts.map((contract) => contract.document))], (document) =>
+  Effect.forEach([...new Map(contracts.map((contract) => [contract.document, contract.documents])).entries()], ([name, documents]) =>
     Effect.gen(function*() {
-      const parsed = yield* readProviderDocument(Path.join(DOCUMENTS, document))
-      return [document, { document: parsed.content, mock: yield* startProviderMock(parsed.content) }] as const
+      const parsed = yield* Effect.forEach(documents, (document) => readProviderDocument(Path.join(DOCUMENTS, document)))
+      const contents = parsed.map((document) => document.content)
+      return [name, { documents: contents, mock: yield* startProviderMock(contents) }] as const
     })).pipe(Effect.map((entries) => new Map(entries)), Effect.orDie)
 )
 
@@ -56,7 +61,7 @@ const checkAgainst = (definition: ConnectorDefinition, document: string) =>
   Effect.gen(function*() {
     const started = (yield* ProviderMocks).get(document)
     if (started === undefined) throw new Error(`no contract-level connector names ${document}`)
-    return yield* runContractCheck({ connector: definition, document: started.document, mock: started.mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
+    return yield* runContractCheck({ connector: definition, documents: started.documents, mock: started.mock, seeds: SEEDS, apiKey: BOOTSTRAP_KEY })
   })
 
 layer(
