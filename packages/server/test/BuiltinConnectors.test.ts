@@ -45,6 +45,7 @@ layer(Registry)("built-in connectors", (it) => {
         "rippling@1.0.0",
         "rippling@1.1.0",
         "successfactors@1.0.0",
+        "successfactors@1.1.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
@@ -53,7 +54,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(30)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(31)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

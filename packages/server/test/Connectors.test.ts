@@ -26,7 +26,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "paylocity@1.0.0~builtin",
         "personio@1.0.0~builtin",
         "rippling@1.1.0~builtin",
-        "successfactors@1.0.0~builtin",
+        "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.1.0~builtin",
         "workday@1.0.0~builtin"
@@ -90,6 +90,18 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         document: "packages/connectors/provider-documents/bamboohr/public.yaml",
         documents: ["packages/connectors/provider-documents/bamboohr/public.yaml"],
         document_url: "https://github.com/BambooHR/bhr-api-php/blob/a6a10ca26972470d31d494b9caaf7e5db9eaf945/specs/public.yaml",
+        sources: []
+      })
+      // one checked against several documents of its provider names them all, the first as `document`
+      const successfactors = yield* client.connectors.get_connector({ path: { id: "successfactors@1.1.0" }, urlParams: {} })
+      expect(successfactors.verification).toEqual({
+        level: "contract",
+        document: "packages/connectors/provider-documents/successfactors/ECEmploymentInformation.json",
+        documents: [
+          "packages/connectors/provider-documents/successfactors/ECEmploymentInformation.json",
+          "packages/connectors/provider-documents/successfactors/ECPositionManagement.json"
+        ],
+        document_url: "https://github.com/RDPerera/module-ballerinax-sap.successfactors.employeecentral/tree/dbcf27c92cf95d6bd46b2530c2a1bdf7c4a1a250/docs/spec",
         sources: []
       })
       // the catalog shares the schema: every built-in there says how it is verified

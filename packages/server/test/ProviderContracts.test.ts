@@ -4,7 +4,7 @@ import { type ConnectorDefinition, parseConnector, verificationDocuments } from 
 import { Context, Effect, Either, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
+import { actionPassed, reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
 import { formatContractReport } from "../src/ContractCheck/formatContractReport.js"
 import { readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { type ProviderMock, startProviderMock } from "../src/ContractCheck/ProviderMock.js"
@@ -19,7 +19,8 @@ import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
  * valid unified record; the report, one line per action, is the failure message.
  *
  * The check is also shown to fail: BambooHR 1.2.0, written from the provider's documentation
- * pages, calls paths its document does not have.
+ * pages, calls paths its document does not have; SuccessFactors 1.1.0, checked against two SAP
+ * documents at once, calls paths the first alone does not have.
  */
 
 const DOCUMENTS = Path.resolve(fileURLToPath(import.meta.url), "../../../connectors/provider-documents")
@@ -91,6 +92,23 @@ layer(
           }
         }))
     }
+
+    it.scoped("successfactors@1.1.0, checked against two of SAP's documents, breaks the first alone where it needs the second", () =>
+      Effect.gen(function*() {
+        const newer = shipped.find(({ file }) => file.endsWith("successfactors/1.1.0.yaml"))!.definition
+        expect(verificationDocuments(newer.info.verification)).toEqual([
+          "successfactors/ECEmploymentInformation.json",
+          "successfactors/ECPositionManagement.json"
+        ])
+        // the mock 1.0.0 is checked with: Employment Information only
+        const report = yield* checkAgainst(newer, "successfactors/ECEmploymentInformation.json")
+        const text = formatContractReport(report)
+        expect(reportPassed(report), text).toBe(false)
+        const failed = [...new Set(report.seeds.flatMap((seed) => seed.actions.filter((check) => !actionPassed(check)).map((check) => check.actionId)))]
+        expect(failed.sort(), text).toEqual(["hris_get_position", "hris_list_positions"])
+        const positions = report.seeds[0]!.actions.find((check) => check.actionId === "hris_list_positions")!
+        expect(positions.requests.map((request) => [request.path, request.status]), text).toEqual([["/Position", 404]])
+      }))
 
     it.scoped("bamboohr@1.2.0, written from documentation pages, breaks BambooHR's document", () =>
       Effect.gen(function*() {
