@@ -92,7 +92,11 @@ export const ConnectorVerification = Schema.Struct({
   level: VerificationLevel,
   document: Schema.NullOr(Schema.String).annotations({
     description:
-      "contract level: the provider's OpenAPI document the connector was checked against, as a path in the Switchyard repository (packages/connectors/provider-documents/…); null otherwise"
+      "contract level: the provider's OpenAPI document the connector was checked against, as a path in the Switchyard repository (packages/connectors/provider-documents/…), the first of `documents` when there are several; null otherwise"
+  }),
+  documents: Schema.Array(Schema.String).annotations({
+    description:
+      "contract level: every provider document the connector was checked against, as paths like `document`'s (several where the provider publishes its API in several documents, each request held to the one that has its path); empty otherwise"
   }),
   document_url: Schema.NullOr(Schema.String).annotations({
     description: "contract level: where that document was taken from; null otherwise"

@@ -41,15 +41,29 @@ const levelRules = (verification: {
   readonly level: VerificationLevel
   readonly sources?: ReadonlyArray<string> | undefined
   readonly document?: string | undefined
+  readonly documents?: ReadonlyArray<string> | undefined
   readonly source?: string | undefined
 }): Array<Schema.FilterIssue> => {
   const { level } = verification
   const issues: Array<Schema.FilterIssue> = []
-  if (level === "contract" && verification.document === undefined) {
+  if (level === "contract" && verification.document === undefined && verification.documents === undefined) {
     issues.push({
       path: ["document"],
-      message: "contract level names the provider's OpenAPI document (a path under packages/connectors/provider-documents/)"
+      message: "contract level names the provider's OpenAPI document (a path under packages/connectors/provider-documents/), " +
+        "or its documents (`documents`) when the provider publishes its API in several"
     })
+  }
+  if (verification.document !== undefined && verification.documents !== undefined) {
+    issues.push({ path: ["documents"], message: "name the provider's documents once: `document` for one, `documents` for several" })
+  }
+  if (verification.documents !== undefined) {
+    if (verification.documents.length === 0) {
+      issues.push({ path: ["documents"], message: "documents lists at least one provider document" })
+    }
+    const repeated = verification.documents.filter((document, i) => verification.documents!.indexOf(document) !== i)
+    if (repeated.length > 0) {
+      issues.push({ path: ["documents"], message: `documents names ${[...new Set(repeated)].join(", ")} more than once` })
+    }
   }
   if (level === "documentation" && (verification.sources ?? []).length === 0) {
     issues.push({
@@ -58,7 +72,7 @@ const levelRules = (verification: {
     })
   }
   if (level !== "contract") {
-    for (const key of ["document", "source"] as const) {
+    for (const key of ["document", "documents", "source"] as const) {
       if (verification[key] !== undefined) {
         issues.push({ path: [key], message: `${key} belongs to contract level only, not ${level}` })
       }
@@ -77,10 +91,22 @@ export const ConnectorVerification = Schema.Struct({
   sources: Schema.optionalWith(Schema.Array(HttpsUrl), { nullable: true }),
   /** contract: the provider's OpenAPI document, relative to packages/connectors/provider-documents/. */
   document: Schema.optionalWith(DocumentPath, { exact: true }),
-  /** contract: where that document was taken from. */
+  /**
+   * contract, instead of `document`: the provider's documents, when it publishes its API in
+   * several (SAP SuccessFactors, one per area: Employment Information, Position Management, ...).
+   * The check holds each request to the document that has its path.
+   */
+  documents: Schema.optionalWith(Schema.Array(DocumentPath), { exact: true }),
+  /** contract: where that document (or those documents) was taken from. */
   source: Schema.optionalWith(HttpsUrl, { exact: true })
 }).pipe(Schema.filter(levelRules))
 export type ConnectorVerification = typeof ConnectorVerification.Type
+
+/** The provider documents a version was checked against (`documents`, or its one `document`), in order. */
+export const verificationDocuments = (verification: ConnectorVerification | undefined): ReadonlyArray<string> =>
+  verification === undefined
+    ? []
+    : verification.documents ?? (verification.document === undefined ? [] : [verification.document])
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { type ConnectorIssue, parseConnector, type ParsedConnector } from "../src/index.js"
+import { type ConnectorIssue, parseConnector, type ParsedConnector, verificationDocuments } from "../src/index.js"
 
 /** A minimal connector whose `info` ends with the given lines (the `verification:` block). */
 const connector = (...infoLines: Array<string>) =>
@@ -84,10 +84,43 @@ describe("info.verification", () => {
   it("refuses contract level without the provider's document", () => {
     expect(issues(connector("  verification:", "    level: contract", "    source: https://example.com/openapi.yaml"))).toEqual([{
       path: "info.verification.document",
-      message: "contract level names the provider's OpenAPI document (a path under packages/connectors/provider-documents/)",
+      message: "contract level names the provider's OpenAPI document (a path under packages/connectors/provider-documents/), " +
+        "or its documents (`documents`) when the provider publishes its API in several",
       line: 7,
       column: 5
     }])
+  })
+
+  it("reads a contract level checked against several documents of its provider, and refuses them named twice", () => {
+    const several = connector(
+      "  verification:",
+      "    level: contract",
+      "    documents: [sap/ECEmploymentInformation.json, sap/ECPositionManagement.json]",
+      "    source: https://github.com/acme/specs/tree/0123abc/docs/spec"
+    )
+    const verification = parsed(several).definition.info.verification
+    expect(verification).toEqual({
+      level: "contract",
+      documents: ["sap/ECEmploymentInformation.json", "sap/ECPositionManagement.json"],
+      source: "https://github.com/acme/specs/tree/0123abc/docs/spec"
+    })
+    expect(verificationDocuments(verification)).toEqual(["sap/ECEmploymentInformation.json", "sap/ECPositionManagement.json"])
+    expect(verificationDocuments(parsed(connector("  verification:", "    level: contract", "    document: acme/openapi.yaml"))
+      .definition.info.verification)).toEqual(["acme/openapi.yaml"])
+    expect(verificationDocuments(parsed(documentation).definition.info.verification)).toEqual([])
+
+    const refused = (...lines: Array<string>) =>
+      issues(connector("  verification:", "    level: contract", ...lines)).map((issue) => [issue.path, issue.message])
+    expect(refused("    document: acme/a.yaml", "    documents: [acme/b.yaml]")).toEqual([
+      ["info.verification.documents", "name the provider's documents once: `document` for one, `documents` for several"]
+    ])
+    expect(refused("    documents: []")).toEqual([["info.verification.documents", "documents lists at least one provider document"]])
+    expect(refused("    documents: [acme/a.yaml, acme/b.yaml, acme/a.yaml]")).toEqual([
+      ["info.verification.documents", "documents names acme/a.yaml more than once"]
+    ])
+    expect(refused("    documents: [acme/a.yaml, ../b.yaml]")[0]?.[0]).toBe("info.verification.documents[1]")
+    expect(issues(connector("  verification:", "    level: community", "    documents: [acme/a.yaml]")).map((issue) => issue.message))
+      .toEqual(["documents belongs to contract level only, not community"])
   })
 
   it("refuses documentation level without an https page", () => {

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { parseConnector } from "@switchyard/engine"
+import { parseConnector, verificationDocuments } from "@switchyard/engine"
 import { Cause, Effect, Either, Exit, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -46,6 +46,7 @@ layer(Registry)("built-in connectors", (it) => {
         "rippling@1.0.0",
         "rippling@1.1.0",
         "successfactors@1.0.0",
+        "successfactors@1.1.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
         "talentlms@1.2.0",
@@ -54,7 +55,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(31)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(32)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
@@ -96,10 +97,17 @@ layer(Registry)("built-in connectors", (it) => {
       const where = Path.relative(CONNECTORS_DIR, source.file)
       expect(verification, `${where} has no info.verification`).toBeDefined()
       if (verification!.level === "contract") {
-        // the document the connector was checked against ships in the repository, with where it came from
-        const document = Path.join(PROVIDER_DOCUMENTS_DIR, verification!.document!)
-        expect(Fs.existsSync(document), `${where}: ${document} is missing`).toBe(true)
-        expect(Fs.existsSync(Path.join(Path.dirname(document), "SOURCE.md")), `${where}: no SOURCE.md beside ${document}`).toBe(true)
+        // the documents the connector was checked against ship in the repository, each with where it came from
+        const documents = verificationDocuments(verification)
+        expect(documents.length, where).toBeGreaterThan(0)
+        for (const name of documents) {
+          const document = Path.join(PROVIDER_DOCUMENTS_DIR, name)
+          expect(Fs.existsSync(document), `${where}: ${document} is missing`).toBe(true)
+          const source = Path.join(Path.dirname(document), "SOURCE.md")
+          expect(Fs.existsSync(source), `${where}: no SOURCE.md beside ${document}`).toBe(true)
+          expect(Fs.readFileSync(source, "utf8"), `${where}: SOURCE.md does not name ${Path.basename(document)}`)
+            .toContain(`\`${Path.basename(document)}\``)
+        }
       }
       if (verification!.level === "documentation") {
         expect(verification!.sources!.length, where).toBeGreaterThan(0)

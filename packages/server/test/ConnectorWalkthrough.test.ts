@@ -74,7 +74,7 @@ describe("the connectors README's walkthrough", () => {
       expect(ran.output).toContain("my-rippling@1.0.0: passed")
       const lines = ran.output.split("\n")
       // registered as a custom connector (which the server cannot vouch for: community)
-      expect(lines).toContain(`{"id":"my-rippling@1.0.0~custom","verification":{"level":"community","document":null,"document_url":null,"sources":[]}}`)
+      expect(lines).toContain(`{"id":"my-rippling@1.0.0~custom","verification":{"level":"community","document":null,"documents":[],"document_url":null,"sources":[]}}`)
       const employees = lines.filter((line) => line.startsWith(`{"id":`) && line.includes(`"employment_status"`))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
       expect(employees.length).toBeGreaterThan(0)

@@ -26,7 +26,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "paylocity@1.0.0~builtin",
         "personio@1.1.0~builtin",
         "rippling@1.1.0~builtin",
-        "successfactors@1.0.0~builtin",
+        "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.1.0~builtin",
         "workday@1.0.0~builtin"
@@ -74,6 +74,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(greenhouse.verification).toEqual({
         level: "documentation",
         document: null,
+        documents: [],
         document_url: null,
         sources: [
           "https://developers.greenhouse.io/harvest.html#authentication",
@@ -87,7 +88,20 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(bamboohr.verification).toEqual({
         level: "contract",
         document: "packages/connectors/provider-documents/bamboohr/public.yaml",
+        documents: ["packages/connectors/provider-documents/bamboohr/public.yaml"],
         document_url: "https://github.com/BambooHR/bhr-api-php/blob/a6a10ca26972470d31d494b9caaf7e5db9eaf945/specs/public.yaml",
+        sources: []
+      })
+      // one checked against several documents of its provider names them all, the first as `document`
+      const successfactors = yield* client.connectors.get_connector({ path: { id: "successfactors@1.1.0" }, urlParams: {} })
+      expect(successfactors.verification).toEqual({
+        level: "contract",
+        document: "packages/connectors/provider-documents/successfactors/ECEmploymentInformation.json",
+        documents: [
+          "packages/connectors/provider-documents/successfactors/ECEmploymentInformation.json",
+          "packages/connectors/provider-documents/successfactors/ECPositionManagement.json"
+        ],
+        document_url: "https://github.com/RDPerera/module-ballerinax-sap.successfactors.employeecentral/tree/dbcf27c92cf95d6bd46b2530c2a1bdf7c4a1a250/docs/spec",
         sources: []
       })
       // the catalog shares the schema: every built-in there says how it is verified
@@ -102,7 +116,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
   it.effect("a custom connector is community, whatever its definition claims", () =>
     Effect.gen(function*() {
       const { client } = yield* freshProject
-      const community = { level: "community", document: null, document_url: null, sources: [] }
+      const community = { level: "community", document: null, documents: [], document_url: null, sources: [] }
       const claimsContract = connectorYaml({
         key: "claims-contract",
         version: "1.0.0",

@@ -222,9 +222,9 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect(schemas["Connector"]!.required).toContain("verification")
       const verification = schemas["ConnectorVerification"]!
       expect(verification.description).toContain("A custom connector is always community")
-      expect([...verification.required!].sort()).toEqual(["document", "document_url", "level", "sources"])
+      expect([...verification.required!].sort()).toEqual(["document", "document_url", "documents", "level", "sources"])
       const properties = verification.properties as Record<string, JsonSchema & { readonly description?: string }>
-      for (const name of ["document", "document_url", "sources"]) expect(properties[name]!.description, name).toBeTruthy()
+      for (const name of ["document", "documents", "document_url", "sources"]) expect(properties[name]!.description, name).toBeTruthy()
       expect(properties["level"]).toEqual({ $ref: "#/components/schemas/VerificationLevel" })
       expect(schemas["VerificationLevel"]).toMatchObject({ enum: ["contract", "documentation", "community"] })
       expect(schemas["VerificationLevel"]!.description).toMatch(/contract: .*documentation: .*community: /)

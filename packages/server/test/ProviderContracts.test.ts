@@ -1,11 +1,11 @@
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
-import { type ConnectorDefinition, latestOfEach, parseConnector } from "@switchyard/engine"
+import { type ConnectorDefinition, latestOfEach, parseConnector, verificationDocuments } from "@switchyard/engine"
 import { Context, Effect, Either, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
+import { actionPassed, reportPassed, runContractCheck } from "../src/ContractCheck/ContractCheck.js"
 import { formatContractReport } from "../src/ContractCheck/formatContractReport.js"
 import { readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { type ProviderMock, startProviderMock } from "../src/ContractCheck/ProviderMock.js"
@@ -16,14 +16,16 @@ import { BOOTSTRAP_KEY, TestServer } from "./support/TestServer.js"
  * Built-in connectors against their providers' own published OpenAPI documents (vendored in
  * packages/connectors/provider-documents with their source and license): every shipped version
  * that declares `verification.level: contract` is run, action by action, through the server
- * against a Prism mock of the document it names, each seed with full and sparse answers: two
- * seeds for the newest version of each connector, one for the earlier ones. The unified calls are made by the real StackOne SDK (its methods, its request
- * serialization, its response validation), the other actions over the RPC endpoint. It passes
+ * against a Prism mock of the documents it names, each seed with full and sparse answers: two
+ * seeds for the newest version of each connector, one for the earlier ones. The unified calls
+ * are made by the real StackOne SDK (its methods, its request serialization, its response
+ * validation), the other actions over the RPC endpoint. It passes
  * when the mock saw no request the document refuses and every answer is a valid unified
  * record the SDK accepts; the report, one line per action, is the failure message.
  *
  * The check is also shown to fail: BambooHR 1.2.0, written from the provider's documentation
- * pages, calls paths its document does not have.
+ * pages, calls paths its document does not have; SuccessFactors 1.1.0, checked against two SAP
+ * documents at once, calls paths the first alone does not have.
  */
 
 const DOCUMENTS = Path.resolve(fileURLToPath(import.meta.url), "../../../connectors/provider-documents")
@@ -37,9 +39,10 @@ const shipped = builtinConnectorSources().map((source) => ({
 }))
 
 const contracts = shipped.flatMap(({ definition, file }) => {
-  const verification = definition.info.verification
-  return verification?.level === "contract" && verification.document !== undefined
-    ? [{ file, definition, document: verification.document }]
+  const documents = verificationDocuments(definition.info.verification)
+  return definition.info.verification?.level === "contract" && documents.length > 0
+    // a version checked against several documents of its provider is named by all of them
+    ? [{ file, definition, document: documents.join(" + "), documents }]
     : []
 })
 
@@ -48,18 +51,22 @@ const newest = new Set(
   [...latestOfEach(contracts.map(({ definition }) => definition.info), (info) => info).values()].map((info) => `${info.key}@${info.version}`)
 )
 
-/** One mock per provider document, started once for the file (reading a document and starting Prism take seconds). */
+/**
+ * One mock per provider document, or per set of documents a version is checked against together,
+ * started once for the file (reading a document and starting Prism take seconds).
+ */
 class ProviderMocks extends Context.Tag("ProviderMocks")<
   ProviderMocks,
-  ReadonlyMap<string, { readonly document: Record<string, unknown>; readonly mock: ProviderMock }>
+  ReadonlyMap<string, { readonly documents: ReadonlyArray<Record<string, unknown>>; readonly mock: ProviderMock }>
 >() {}
 
 const ProviderMocksLive = Layer.scoped(
   ProviderMocks,
-  Effect.forEach([...new Set(contracts.map((contract) => contract.document))], (document) =>
+  Effect.forEach([...new Map(contracts.map((contract) => [contract.document, contract.documents])).entries()], ([name, documents]) =>
     Effect.gen(function*() {
-      const parsed = yield* readProviderDocument(Path.join(DOCUMENTS, document))
-      return [document, { document: parsed.content, mock: yield* startProviderMock(parsed.content) }] as const
+      const parsed = yield* Effect.forEach(documents, (document) => readProviderDocument(Path.join(DOCUMENTS, document)))
+      const contents = parsed.map((document) => document.content)
+      return [name, { documents: contents, mock: yield* startProviderMock(contents) }] as const
     })).pipe(Effect.map((entries) => new Map(entries)), Effect.orDie)
 )
 
@@ -76,7 +83,7 @@ const checkAgainst = (definition: ConnectorDefinition, document: string, seeds: 
     if (started === undefined) throw new Error(`no contract-level connector names ${document}`)
     return yield* runContractCheck({
       connector: definition,
-      document: started.document,
+      documents: started.documents,
       mock: started.mock,
       seeds,
       apiKey: BOOTSTRAP_KEY,
@@ -119,6 +126,23 @@ layer(
           }
         }))
     }
+
+    it.scoped("successfactors@1.1.0, checked against two of SAP's documents, breaks the first alone where it needs the second", () =>
+      Effect.gen(function*() {
+        const newer = shipped.find(({ file }) => file.endsWith("successfactors/1.1.0.yaml"))!.definition
+        expect(verificationDocuments(newer.info.verification)).toEqual([
+          "successfactors/ECEmploymentInformation.json",
+          "successfactors/ECPositionManagement.json"
+        ])
+        // the mock 1.0.0 is checked with: Employment Information only
+        const report = yield* checkAgainst(newer, "successfactors/ECEmploymentInformation.json", EARLIER_SEEDS)
+        const text = formatContractReport(report)
+        expect(reportPassed(report), text).toBe(false)
+        const failed = [...new Set(report.seeds.flatMap((seed) => seed.actions.filter((check) => !actionPassed(check)).map((check) => check.actionId)))]
+        expect(failed.sort(), text).toEqual(["hris_get_position", "hris_list_positions"])
+        const positions = report.seeds[0]!.actions.find((check) => check.actionId === "hris_list_positions")!
+        expect(positions.requests.map((request) => [request.path, request.status]), text).toEqual([["/Position", 404]])
+      }))
 
     it.scoped("bamboohr@1.2.0, written from documentation pages, breaks BambooHR's document", () =>
       Effect.gen(function*() {

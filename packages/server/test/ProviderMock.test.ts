@@ -4,7 +4,7 @@ import * as Fs from "node:fs/promises"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { exampleValue, requiredFieldsOf } from "../src/ContractCheck/exampleValue.js"
-import { mockBase } from "../src/ContractCheck/mockBaseUrl.js"
+import { mockBase, mockBaseOf } from "../src/ContractCheck/mockBaseUrl.js"
 import { MAX_PROVIDER_DOCUMENT_BYTES, readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
 import { HrisUpdateEmployeeRequest } from "@switchyard/api"
@@ -258,6 +258,93 @@ describe("ProviderMock", () => {
       expect(mock.takeExchanges().map((exchange) => exchange.violations)).toEqual([[], []])
     }))
 
+  it.scoped("serves several documents of one provider, holding each request to the document that has its path", () =>
+    Effect.gen(function*() {
+      // a second document of the same provider: teams (behind an API key) and a POST /people the first lacks
+      const teams = {
+        openapi: "3.0.3",
+        info: { title: "Teams", version: "1" },
+        servers: [{ url: "https://{tenant}.people.example/api" }],
+        components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } },
+        security: [{ key: [] }],
+        paths: {
+          "/teams": {
+            get: {
+              parameters: [{ name: "size", in: "query", schema: { type: "integer", maximum: 10 } }],
+              responses: {
+                "200": {
+                  description: "teams",
+                  content: {
+                    "application/json": {
+                      schema: {
+                        type: "object",
+                        required: ["teams"],
+                        properties: { teams: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          // GET /people is the first document's; only the method tells which one has the request
+          "/people": {
+            delete: { parameters: [{ name: "id", in: "query", required: true, schema: { type: "integer" } }], responses: { "204": { description: "gone" } } }
+          }
+        }
+      }
+      const { paths: { "/people": { post: _post, ...peopleReads } }, ...rest } = document
+      const people = { ...rest, paths: { "/people": peopleReads } }
+      const mock = yield* startProviderMock([people, teams])
+      const base = mock.baseFor({ seed: "3", profile: "full" })
+      const send = (path: string, init: RequestInit = {}) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${base}${path}`, init)
+          return { status: response.status, body: await response.text() }
+        })
+
+      // each document's paths answer from that document's schemas
+      const listed = yield* send("/teams?size=2", { headers: { "x-key": "k" } })
+      expect(listed.status).toBe(200)
+      expect(typeof JSON.parse(listed.body).teams[0].name).toBe("string")
+      expect((yield* send("/people?limit=5", { headers: basic })).status).toBe(200)
+      expect(mock.takeExchanges().map((exchange) => [exchange.operation, exchange.status, exchange.violations])).toEqual([
+        ["/teams", 200, []],
+        ["/people", 200, []]
+      ])
+
+      // and are validated against it alone: its parameters, its security, its undeclared parameters
+      yield* send("/teams?size=20", { headers: { "x-key": "k" } })
+      yield* send("/teams?limit=5", { headers: { "x-key": "k" } })
+      yield* send("/teams", { headers: basic })
+      yield* send("/people?limit=500&size=2", { headers: basic })
+      // a path both have goes to the one whose operation has the method
+      yield* send("/people?id=x", { method: "DELETE", headers: { "x-key": "k" } })
+      // a method neither has on a path one has: that document refuses it; a path none has: 404
+      yield* send("/teams", { method: "PUT", headers: { "x-key": "k" } })
+      yield* send("/nobody", { headers: basic })
+      const refused = mock.takeExchanges()
+      expect(refused.map((exchange) => [exchange.method, exchange.path, exchange.status])).toEqual([
+        ["GET", "/teams", 422],
+        ["GET", "/teams", 200],
+        ["GET", "/teams", 401],
+        ["GET", "/people", 422],
+        ["DELETE", "/people", 422],
+        ["PUT", "/teams", 405],
+        ["GET", "/nobody", 404]
+      ])
+      expect(refused[0]!.violations.map((violation) => violation.message)).toEqual(["Request query parameter size must be <= 10"])
+      expect(refused[1]!.violations).toEqual([{ location: "query.limit", message: `GET /teams declares no query parameter "limit" (it declares size)` }])
+      expect(refused[2]!.violations.length).toBeGreaterThan(0)
+      expect(refused[3]!.violations.map((violation) => violation.message)).toEqual([
+        "Request query parameter limit must be <= 100",
+        `GET /people declares no query parameter "size" (it declares limit)`
+      ])
+      expect(refused[4]!.operation).toBe("/people")
+      expect(refused[4]!.violations.map((violation) => violation.message)).toEqual(["Request query parameter id must be integer"])
+      expect(refused.slice(5).every((exchange) => exchange.violations.length > 0)).toBe(true)
+    }))
+
   it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
     Effect.gen(function*() {
       // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment
@@ -383,6 +470,26 @@ describe("mockBase", () => {
     // a document without servers: its paths follow the connector's whole base URL
     expect(mockBase("https://api.litmos.example/v1.svc", { openapi: "3.0.1", paths: {} }))
       .toEqual({ prefix: "", server: undefined, problem: undefined })
+  })
+
+  it("puts several documents under one base URL only when it is on a server of each, with the same prefix", () => {
+    const sap = (basePath: string) => ({ swagger: "2.0", host: "sandbox.api.sap.com", basePath, "x-servers": [{ url: "https://{api-server}/odata/v2" }] })
+    // SAP's documents, one per area, share their production server
+    expect(mockBaseOf("https://${credentials.apiServer}/odata/v2", [sap("/successfactors/odata/v2"), sap("/successfactors/odata/v2")]))
+      .toEqual({ prefix: "", server: "https://{api-server}/odata/v2", problem: undefined })
+    // Workday's are one service per server: one base URL is on one of them only
+    const staffing = { openapi: "3.0.0", servers: [{ url: "https://<tenantHostname>/staffing/v6" }] }
+    const person = { openapi: "3.0.0", servers: [{ url: "https://<tenantHostname>/person/v4" }] }
+    expect(mockBaseOf("https://${settings.host}/staffing/v6", [staffing, person]).problem).toBe(
+      "the connector's base URL https://${settings.host}/staffing/v6 is on none of the document's servers (https://<tenantHostname>/person/v4)"
+    )
+    // on a server of each, but with its paths under another prefix in each
+    const api = { openapi: "3.0.0", servers: [{ url: "https://api.example" }] }
+    const v1 = { openapi: "3.0.0", servers: [{ url: "https://api.example/v1" }] }
+    expect(mockBaseOf("https://api.example/v1", [api, v1]).problem).toBe(
+      "the connector's base URL https://api.example/v1 puts the documents' paths under different prefixes (/v1, none): one base URL cannot serve them all"
+    )
+    expect(mockBaseOf("https://api.example/v1", [v1])).toEqual(mockBase("https://api.example/v1", v1))
   })
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { latestOfEach, parseConnector, type ParsedConnector } from "@switchyard/engine"
+import { latestOfEach, parseConnector, type ParsedConnector, verificationDocuments } from "@switchyard/engine"
 import { Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -19,7 +19,7 @@ const verified = (definition: Definition | undefined) => {
   const verification = definition?.info.verification
   if (verification === undefined) return "community"
   if (verification.level !== "contract") return verification.level
-  return `contract: [\`${verification.document}\`](provider-documents/${verification.document})`
+  return `contract: ${verificationDocuments(verification).map((document) => `[\`${document}\`](provider-documents/${document})`).join(", ")}`
 }
 
 const render = (coverage: ReadonlyArray<UnifiedCoverage>, definitions: ReadonlyArray<Definition>) => {

@@ -1,5 +1,5 @@
 import type { ConnectorActionSummary, ConnectorOwner, ConnectorVerification, ConnectorVersion } from "@switchyard/api"
-import type { ActionDefinition, ParsedConnector } from "@switchyard/engine"
+import { type ActionDefinition, type ParsedConnector, verificationDocuments } from "@switchyard/engine"
 import type { VisibleVersion } from "./ConnectorRegistry.js"
 
 /** How connector definitions look through the API: metadata only, never credentials. */
@@ -54,7 +54,7 @@ export const authenticationMethods = (connector: ParsedConnector) =>
 /** Where a contract-level connector's provider document lies in the Switchyard repository. */
 const PROVIDER_DOCUMENTS_PATH = "packages/connectors/provider-documents"
 
-const COMMUNITY: ConnectorVerification = { level: "community", document: null, document_url: null, sources: [] }
+const COMMUNITY: ConnectorVerification = { level: "community", document: null, documents: [], document_url: null, sources: [] }
 
 /**
  * How a version was checked, as its definition declares it. Only a built-in's word counts: a
@@ -64,9 +64,11 @@ const COMMUNITY: ConnectorVerification = { level: "community", document: null, d
 export const verificationView = (owner: ConnectorOwner, connector: ParsedConnector): ConnectorVerification => {
   const declared = connector.definition.info.verification
   if (owner === "custom" || declared === undefined) return COMMUNITY
+  const documents = verificationDocuments(declared).map((document) => `${PROVIDER_DOCUMENTS_PATH}/${document}`)
   return {
     level: declared.level,
-    document: declared.document === undefined ? null : `${PROVIDER_DOCUMENTS_PATH}/${declared.document}`,
+    document: documents[0] ?? null,
+    documents,
     document_url: declared.source ?? null,
     sources: declared.sources ?? []
   }

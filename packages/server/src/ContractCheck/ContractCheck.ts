@@ -3,7 +3,7 @@ import { Api, unifiedOperationOf } from "@switchyard/api"
 import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { exampleValue, requiredFieldsOf } from "./exampleValue.js"
-import { type MockBase, mockBase } from "./mockBaseUrl.js"
+import { type MockBase, mockBaseOf } from "./mockBaseUrl.js"
 import { mockAccount } from "./mockAccount.js"
 import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
 import { referenceSchemaOf } from "./referenceSchemas.js"
@@ -25,8 +25,8 @@ import { referenceSchemaOf } from "./referenceSchemas.js"
 export interface ContractCheckOptions {
   /** The parsed connector: its key, version, base URL and actions. */
   readonly connector: ConnectorDefinition
-  /** The provider's document, parsed (readProviderDocument). */
-  readonly document: Record<string, unknown>
+  /** The provider's documents, parsed (readProviderDocument): one, or each of those the mock serves together. */
+  readonly documents: ReadonlyArray<Record<string, unknown>>
   readonly mock: ProviderMock
   /** Each seed runs twice: with the mock's `full` answers and with its `sparse` ones. */
   readonly seeds: ReadonlyArray<string>
@@ -325,7 +325,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
       }).pipe(Effect.scoped, Effect.orDie)
 
     const { connector, mock } = options
-    const base = mockBase(connector.baseUrl, options.document)
+    const base = mockBaseOf(connector.baseUrl, options.documents)
     const actions = [...connector.actions].filter((action) => action.actionType !== "refresh_token")
       .sort((a, b) => order(a) - order(b))
 

@@ -405,13 +405,9 @@ export const examplesForUntyped = (document: object): object => {
   return walk(document) as object
 }
 
-/**
- * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
- * loopback port unless told otherwise, closed with the scope.
- */
-export const startProviderMock = (document: object, options: ProviderMockOptions = {}) =>
+/** A document's operations as Prism reads them: requests held to them as written, answers from the ids-in-path-form copy. */
+const operationsOf = (prismHttp: PrismHttp, document: object, label: string) =>
   Effect.gen(function*() {
-    const { createLogger, faker, prismHttp, route } = yield* loadPrism
     const readable = breakReferenceCycles(document)
     // requests are held to the document as written; answers come from its copy with ids in path form and
     // untyped values answered with their examples
@@ -423,7 +419,7 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
         ]),
       catch: (cause) =>
         new ProviderDocumentRejected({
-          message: `Prism could not read the document: ${cause instanceof Error ? cause.message : String(cause)}`
+          message: `Prism could not read ${label}: ${cause instanceof Error ? cause.message : String(cause)}`
         })
     })
     const answersOf = new Map(answering.map((operation) => [`${operation.method} ${operation.path}`, operation.responses]))
@@ -431,8 +427,35 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
       ...operation,
       responses: answersOf.get(`${operation.method} ${operation.path}`) ?? operation.responses
     }))
-    if (operations.length === 0) {
-      return yield* new ProviderDocumentRejected({ message: "the document declares no operations" })
+    if (operations.length === 0) return yield* new ProviderDocumentRejected({ message: `${label} declares no operations` })
+    return operations
+  })
+
+/**
+ * Starts Prism on a parsed OpenAPI 3.x or Swagger 2.0 document (local `$ref`s), on a free
+ * loopback port unless told otherwise, closed with the scope.
+ *
+ * Given several documents of one provider (SAP publishes one per API area, on the same server),
+ * the mock serves the paths of all of them, and each request is held to the document that has
+ * its path: the first, in the order given, whose router matches the path and method; else the
+ * first that has the path (Prism then refuses the method); else the first document (which
+ * answers that no path matched). The documents are never merged, so each request is validated
+ * against its own document's parameters, schemas and security, never against another's.
+ */
+export const startProviderMock = (document: object | ReadonlyArray<object>, options: ProviderMockOptions = {}) =>
+  Effect.gen(function*() {
+    const { createLogger, faker, prismHttp, route } = yield* loadPrism
+    const documents: ReadonlyArray<object> = Array.isArray(document) ? document : [document as object]
+    if (documents.length === 0) return yield* new ProviderDocumentRejected({ message: "no document to mock" })
+    const operationSets = yield* Effect.forEach(documents, (each, i) =>
+      operationsOf(prismHttp, each, documents.length === 1 ? "the document" : `document ${i + 1} of ${documents.length}`))
+    /** The operations of the document that has the request's path (see above), and Prism's routing in it. */
+    const routeRequest = (request: PrismRequest) => {
+      const routed = operationSets.map((operations) => ({ operations, routed: route({ resources: operations, input: request }) }))
+      const pathOnly = (operations: Array<PrismOperation>) =>
+        operations.some((operation) => route({ resources: [operation], input: { ...request, method: operation.method } })._tag === "Right")
+      return routed.find((candidate) => candidate.routed._tag === "Right") ??
+        routed.find((candidate) => pathOnly(candidate.operations)) ?? routed[0]!
     }
     const prism = prismHttp.createInstance(mockConfig("1"), {
       logger: createLogger("contract-check", { level: "silent" })
@@ -485,7 +508,7 @@ export const startProviderMock = (document: object, options: ProviderMockOptions
         headers,
         ...(body === undefined ? {} : { body })
       }
-      const routed = route({ resources: operations, input: request })
+      const { operations, routed } = routeRequest(request)
       const own = routed._tag === "Right" ? ownChecks(routed.right, request) : []
       faker.option(profileOptions[profile])
       const result = await prism.request(request, operations, mockConfig(seed))()

@@ -15,8 +15,8 @@ import { readProviderDocument } from "./ProviderDocument.js"
 import { startProviderMock } from "./ProviderMock.js"
 
 /*
- * `switchyard connectors check <yaml> --openapi <document>`: a connector file checked against
- * a provider's document without a running server or a database to set up. The check gets a
+ * `switchyard connectors check <yaml> --openapi <document>...`: a connector file checked against
+ * a provider's document (or documents) without a running server or a database to set up. The check gets a
  * Switchyard server of its own, in this process, on an in-memory embedded database and a
  * loopback port, configured here and not from the environment (so it never touches the
  * database DATABASE_URL names); the file is registered there as a custom connector, exactly
@@ -53,11 +53,12 @@ const CheckServer = (apiKey: string) =>
 
 export interface CheckConnectorFileOptions {
   readonly connectorFile: string
-  readonly documentFile: string
+  /** The provider's documents: usually one; several where the provider splits its API (they are mocked together). */
+  readonly documentFiles: ReadonlyArray<string>
   readonly seeds: ReadonlyArray<string>
 }
 
-/** Reads, registers and checks a connector file against a provider document; the report says what passed. */
+/** Reads, registers and checks a connector file against its provider's documents; the report says what passed. */
 export const checkConnectorFile = (options: CheckConnectorFileOptions) =>
   Effect.gen(function*() {
     const yaml = yield* Effect.tryPromise({
@@ -71,8 +72,8 @@ export const checkConnectorFile = (options: CheckConnectorFileOptions) =>
     if (Either.isLeft(parsed)) {
       return yield* new ConnectorFileRejected({ message: `${options.connectorFile}: ${parsed.left.message}` })
     }
-    const document = yield* readProviderDocument(options.documentFile)
-    const mock = yield* startProviderMock(document.content)
+    const documents = yield* Effect.forEach(options.documentFiles, readProviderDocument)
+    const mock = yield* startProviderMock(documents.map((document) => document.content))
     const apiKey = `swy_check_${Crypto.randomBytes(16).toString("hex")}`
     return yield* Effect.gen(function*() {
       const client = yield* HttpClient.HttpClient
@@ -92,7 +93,7 @@ export const checkConnectorFile = (options: CheckConnectorFileOptions) =>
       }
       return yield* runContractCheck({
         connector: parsed.right.definition,
-        document: document.content,
+        documents: documents.map((document) => document.content),
         mock,
         seeds: options.seeds,
         apiKey

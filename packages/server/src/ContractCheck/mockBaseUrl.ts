@@ -64,3 +64,29 @@ export const mockBase = (baseUrl: string | undefined, document: Record<string, u
     problem: `the connector's base URL ${baseUrl} is on none of the document's servers (${servers.join(", ")})`
   }
 }
+
+/**
+ * Where the mock sits for a connector checked against several documents of one provider (SAP's,
+ * one per API area): the base URL must be on a server of each, with the same path after it, since
+ * one base URL serves every action. Documents whose servers differ (one service per base URL, as
+ * Workday's are) cannot share it: that is reported as the base URL's problem.
+ */
+export const mockBaseOf = (
+  baseUrl: string | undefined,
+  documents: ReadonlyArray<Record<string, unknown>>
+): MockBase => {
+  const bases = documents.map((document) => mockBase(baseUrl, document))
+  const first = bases[0] ?? { prefix: "", server: undefined, problem: undefined }
+  const problem = bases.find((base) => base.problem !== undefined)?.problem
+  if (problem !== undefined) return { ...first, problem }
+  const prefixes = [...new Set(bases.map((base) => base.prefix))]
+  if (prefixes.length > 1) {
+    return {
+      ...first,
+      problem: `the connector's base URL ${baseUrl} puts the documents' paths under different prefixes (${
+        prefixes.map((prefix) => prefix === "" ? "none" : prefix).join(", ")
+      }): one base URL cannot serve them all`
+    }
+  }
+  return first
+}

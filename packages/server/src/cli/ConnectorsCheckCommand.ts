@@ -6,7 +6,7 @@ import { formatContractReport } from "../ContractCheck/formatContractReport.js"
 import { UsageError } from "./Support.js"
 
 /*
- * `switchyard connectors check <connector.yaml> --openapi <document>`: the contract check of
+ * `switchyard connectors check <connector.yaml> --openapi <document>...`: the contract check of
  * the test suite on any connector file. It prints one line per action and pass (requests
  * valid, answer mapped, unified fields left unmapped) and exits 1 when the connector breaks the
  * document. It needs Stoplight Prism (@stoplight/prism-http) installed beside Switchyard, as
@@ -21,7 +21,12 @@ export const checkCommand = Command.make("check", {
   ),
   openapi: Options.file("openapi", { exists: "yes" }).pipe(
     Options.withPseudoName("document"),
-    Options.withDescription("The provider's OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).")
+    Options.atLeast(1),
+    Options.withDescription(
+      "The provider's OpenAPI 3.x or Swagger 2.0 document (YAML or JSON). Repeat it for a provider that publishes its " +
+        "API in several documents on one server (SAP SuccessFactors): the mock serves them together and holds each " +
+        "request to the document that has its path."
+    )
   ),
   seeds: Options.text("seed").pipe(
     Options.repeated,
@@ -37,7 +42,7 @@ export const checkCommand = Command.make("check", {
     }
     const report = yield* checkConnectorFile({
       connectorFile: connector,
-      documentFile: openapi,
+      documentFiles: openapi,
       seeds: seeds.length === 0 ? ["1", "2"] : seeds
     })
     yield* Console.log(formatContractReport(report))
@@ -48,7 +53,7 @@ export const checkCommand = Command.make("check", {
     }
   })).pipe(
     Command.withDescription(
-      "Checks a connector against its provider's OpenAPI document: every action runs through a Switchyard server of " +
+      "Checks a connector against its provider's OpenAPI document (or documents): every action runs through a Switchyard server of " +
         "its own (in memory) against a Stoplight Prism mock of the document, and each line says whether its requests " +
         "were valid, whether its answer mapped to the unified model, and which unified fields stayed unmapped. Exits 1 " +
         "when a request breaks the document or an answer does not map."

@@ -4,7 +4,7 @@ import { readProviderDocument } from "../ContractCheck/ProviderDocument.js"
 import { type MockExchange, startProviderMock } from "../ContractCheck/ProviderMock.js"
 
 /*
- * `switchyard connectors mock --openapi <document> [--port 4010]`: the contract check's mock of
+ * `switchyard connectors mock --openapi <document>... [--port 4010]`: the contract check's mock of
  * a provider, left running, so that a connector being written can be linked to it and tried
  * through a running server. Every request is printed with what it broke.
  */
@@ -18,7 +18,11 @@ const describe = (exchange: MockExchange) =>
 export const mockCommand = Command.make("mock", {
   openapi: Options.file("openapi", { exists: "yes" }).pipe(
     Options.withPseudoName("document"),
-    Options.withDescription("The provider's OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).")
+    Options.atLeast(1),
+    Options.withDescription(
+      "The provider's OpenAPI 3.x or Swagger 2.0 document (YAML or JSON); repeat it to serve several documents of one " +
+        "provider together, each request held to the document that has its path."
+    )
   ),
   port: Options.integer("port").pipe(
     Options.withDefault(4010),
@@ -26,13 +30,13 @@ export const mockCommand = Command.make("mock", {
   )
 }, ({ openapi, port }) =>
   Effect.gen(function*() {
-    const document = yield* readProviderDocument(openapi)
-    const mock = yield* startProviderMock(document.content, {
+    const documents = yield* Effect.forEach(openapi, readProviderDocument)
+    const mock = yield* startProviderMock(documents.map((document) => document.content), {
       port,
       onExchange: (exchange) => console.log(describe(exchange))
     })
     yield* Console.log(
-      `mock of ${openapi} at ${mock.origin}: point an account's base_url at ${mock.origin}/full-1 followed by the ` +
+      `mock of ${openapi.join(" and ")} at ${mock.origin}: point an account's base_url at ${mock.origin}/full-1 followed by the ` +
         "connector's path after the document's server (full-<seed> answers every optional property, sparse-<seed> " +
         "half of them); the server needs SWITCHYARD_OUTBOUND_ALLOWLIST to include " +
         `${mock.origin.replace(/^http:\/\//, "")}. Ctrl-C stops it.`

@@ -1,12 +1,12 @@
 import { Args, Command, Options } from "@effect/cli"
 import { builtinConnectorSources, CONNECTORS_DIR } from "@switchyard/connectors"
-import { type ConnectorDefinition, latestOfEach, parseConnector } from "@switchyard/engine"
+import { type ConnectorDefinition, latestOfEach, parseConnector, verificationDocuments } from "@switchyard/engine"
 import { Console, Effect, Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { mockAccount } from "../ContractCheck/mockAccount.js"
-import { mockBase } from "../ContractCheck/mockBaseUrl.js"
+import { mockBaseOf } from "../ContractCheck/mockBaseUrl.js"
 import { readProviderDocument } from "../ContractCheck/ProviderDocument.js"
 import { type MockExchange, startProviderMock } from "../ContractCheck/ProviderMock.js"
 
@@ -28,18 +28,17 @@ const documentsDir = (): string | undefined =>
     Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "connectors", "provider-documents")
   ].find((dir) => Fs.existsSync(dir))
 
-/** The newest shipped version of each built-in connector, by key, with the provider document it names. */
-const contractConnectors = (): ReadonlyMap<string, { readonly definition: ConnectorDefinition; readonly document: string }> => {
+/** The newest shipped version of each built-in connector, by key, with the provider documents it names. */
+const contractConnectors = (): ReadonlyMap<string, { readonly definition: ConnectorDefinition; readonly documents: ReadonlyArray<string> }> => {
   const definitions = builtinConnectorSources().flatMap((source) => {
     const parsed = parseConnector(source.yaml)
     return Either.isRight(parsed) ? [parsed.right.definition] : []
   })
-  const contracts = new Map<string, { readonly definition: ConnectorDefinition; readonly document: string }>()
+  const contracts = new Map<string, { readonly definition: ConnectorDefinition; readonly documents: ReadonlyArray<string> }>()
   for (const [key, definition] of latestOfEach(definitions, ({ info }) => info)) {
     const verification = definition.info.verification
-    if (verification?.level === "contract" && verification.document !== undefined) {
-      contracts.set(key, { definition, document: verification.document })
-    }
+    const documents = verificationDocuments(verification)
+    if (verification?.level === "contract" && documents.length > 0) contracts.set(key, { definition, documents })
   }
   return contracts
 }
@@ -75,16 +74,17 @@ export const sandboxCommand = Command.make("sandbox", {
       )
     }
     const dir = documentsDir()
-    const file = dir === undefined ? undefined : Path.join(dir, chosen.document)
-    if (file === undefined || !Fs.existsSync(file)) {
+    const missing = chosen.documents.find((document) => dir === undefined || !Fs.existsSync(Path.join(dir, document)))
+    if (dir === undefined || missing !== undefined) {
       return yield* Effect.fail(
-        new Error(`${chosen.document} is not here: the provider documents ship with the repository (packages/connectors/provider-documents), not the npm package`)
+        new Error(`${missing ?? chosen.documents[0]} is not here: the provider documents ship with the repository (packages/connectors/provider-documents), not the npm package`)
       )
     }
-    const document = yield* readProviderDocument(file)
-    const mock = yield* startProviderMock(document.content, { port, onExchange: (exchange) => console.log(describe(exchange)) })
+    const documents = yield* Effect.forEach(chosen.documents, (document) => readProviderDocument(Path.join(dir, document)))
+    const contents = documents.map((document) => document.content)
+    const mock = yield* startProviderMock(contents, { port, onExchange: (exchange) => console.log(describe(exchange)) })
     const { definition } = chosen
-    const base = mockBase(definition.baseUrl, document.content)
+    const base = mockBaseOf(definition.baseUrl, contents)
     const pass = { seed, profile: sparse ? "sparse" : "full" } as const
     const account = {
       connector_key: definition.info.key,
@@ -94,7 +94,7 @@ export const sandboxCommand = Command.make("sandbox", {
       ...mockAccount(definition, { origin: mock.origin, baseUrl: `${mock.baseFor(pass)}${base.prefix}` }, "sandbox")
     }
     yield* Console.log([
-      `${definition.info.title} (${definition.info.key}@${definition.info.version}) mocked from ${chosen.document} at ${mock.origin}.`,
+      `${definition.info.title} (${definition.info.key}@${definition.info.version}) mocked from ${chosen.documents.join(" and ")} at ${mock.origin}.`,
       `Start the server with SWITCHYARD_OUTBOUND_ALLOWLIST=${mock.origin.replace(/^http:\/\//, "")}, then link an account:`,
       "",
       `  curl -u "$KEY:" -X POST http://127.0.0.1:4000/v2/accounts -H 'content-type: application/json' \\`,
