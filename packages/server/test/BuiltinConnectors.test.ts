@@ -36,6 +36,7 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.3.0",
         "gusto@1.0.0",
         "hibob@1.0.0",
+        "hibob@1.1.0",
         "lever@1.0.0",
         "litmos@1.0.0",
         "litmos@1.1.0",
@@ -53,7 +54,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(30)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(31)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

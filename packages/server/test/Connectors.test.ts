@@ -19,7 +19,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "factorial@1.1.0~builtin",
         "greenhouse@1.3.0~builtin",
         "gusto@1.0.0~builtin",
-        "hibob@1.0.0~builtin",
+        "hibob@1.1.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.1.0~builtin",
         "namely@1.0.0~builtin",
