@@ -41,6 +41,7 @@ layer(Registry)("built-in connectors", (it) => {
         "litmos@1.0.0",
         "litmos@1.1.0",
         "namely@1.0.0",
+        "namely@1.1.0",
         "paylocity@1.0.0",
         "personio@1.0.0",
         "rippling@1.0.0",
@@ -54,7 +55,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(31)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(32)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

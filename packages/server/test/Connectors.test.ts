@@ -22,7 +22,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "hibob@1.1.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.1.0~builtin",
-        "namely@1.0.0~builtin",
+        "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",
         "personio@1.0.0~builtin",
         "rippling@1.1.0~builtin",
