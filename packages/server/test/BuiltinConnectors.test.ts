@@ -30,6 +30,7 @@ layer(Registry)("built-in connectors", (it) => {
         "deel@1.0.0",
         "factorial@1.0.0",
         "factorial@1.1.0",
+        "factorial@1.2.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
@@ -55,7 +56,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(32)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(33)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -16,7 +16,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(all.map((c) => c.id)).toEqual([
         "bamboohr@1.4.0~builtin",
         "deel@1.0.0~builtin",
-        "factorial@1.1.0~builtin",
+        "factorial@1.2.0~builtin",
         "greenhouse@1.3.0~builtin",
         "gusto@1.0.0~builtin",
         "hibob@1.1.0~builtin",
