@@ -41,6 +41,7 @@ layer(Registry)("built-in connectors", (it) => {
         "lever@1.0.0",
         "litmos@1.0.0",
         "litmos@1.1.0",
+        "litmos@1.2.0",
         "namely@1.0.0",
         "namely@1.1.0",
         "paylocity@1.0.0",
@@ -56,7 +57,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(33)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(34)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

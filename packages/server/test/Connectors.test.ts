@@ -21,7 +21,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "gusto@1.0.0~builtin",
         "hibob@1.1.0~builtin",
         "lever@1.0.0~builtin",
-        "litmos@1.1.0~builtin",
+        "litmos@1.2.0~builtin",
         "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",
         "personio@1.0.0~builtin",
