@@ -48,6 +48,7 @@ layer(Registry)("built-in connectors", (it) => {
         "personio@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
+        "rippling@1.2.0",
         "successfactors@1.0.0",
         "talentlms@1.0.0",
         "talentlms@1.1.0",
@@ -57,7 +58,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(34)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(35)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

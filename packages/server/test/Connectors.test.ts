@@ -25,7 +25,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",
         "personio@1.0.0~builtin",
-        "rippling@1.1.0~builtin",
+        "rippling@1.2.0~builtin",
         "successfactors@1.0.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.1.0~builtin",
