@@ -28,6 +28,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.3.0",
         "bamboohr@1.4.0",
         "deel@1.0.0",
+        "deel@1.1.0",
         "factorial@1.0.0",
         "factorial@1.1.0",
         "factorial@1.2.0",
@@ -58,7 +59,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(35)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(36)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -15,7 +15,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
         "bamboohr@1.4.0~builtin",
-        "deel@1.0.0~builtin",
+        "deel@1.1.0~builtin",
         "factorial@1.2.0~builtin",
         "greenhouse@1.3.0~builtin",
         "gusto@1.0.0~builtin",
