@@ -28,23 +28,29 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.3.0",
         "bamboohr@1.4.0",
         "deel@1.0.0",
+        "deel@1.1.0",
         "factorial@1.0.0",
         "factorial@1.1.0",
+        "factorial@1.2.0",
         "greenhouse@1.0.0",
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
         "gusto@1.0.0",
         "hibob@1.0.0",
+        "hibob@1.1.0",
         "lever@1.0.0",
         "litmos@1.0.0",
         "litmos@1.1.0",
+        "litmos@1.2.0",
         "namely@1.0.0",
+        "namely@1.1.0",
         "paylocity@1.0.0",
         "personio@1.0.0",
         "personio@1.1.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
+        "rippling@1.2.0",
         "successfactors@1.0.0",
         "successfactors@1.1.0",
         "talentlms@1.0.0",
@@ -55,7 +61,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.1.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(32)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(38)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
