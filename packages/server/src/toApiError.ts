@@ -52,6 +52,7 @@ export const toApiError = (error: DomainError): ApiError =>
       IdempotencyConflict: ({ message, retryAfterSeconds }): ApiError =>
         new Conflict({ message, retryAfter: retryAfterSeconds }),
       IdempotencyKeyReused: ({ message }): ApiError => new UnprocessableEntity({ message }),
+      AnswerMisfit: ({ message }): ApiError => new BadGateway({ message }),
       ConnectorNotFound: ({ message }): ApiError => new NotFound({ message }),
       ActionNotFound: ({ message }): ApiError => new NotFound({ message }),
       BuiltinConnectorReadOnly: ({ message }): ApiError => new Forbidden({ message }),

@@ -4,6 +4,7 @@ import { Api, unifiedOperationOf } from "@switchyard/api"
 import { builtinConnectorSources } from "@switchyard/connectors"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
+import { RequestLog } from "../src/Actions/RequestLog.js"
 import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
 import { jsonAnswer } from "../src/Wire/jsonAnswer.js"
 import { freshProject } from "./support/Fixtures.js"
@@ -262,6 +263,15 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
       expect(oneError.message).toMatch(/^greenhouse_wrong_type answered data that does not fit the unified schema: data\.job_posting_id: Expected string/)
       // the issues name paths and expectations, never the provider's values
       expect(oneError.message).not.toContain(String(misfit.job_posting_id))
+      // and the request log says what the caller was answered (its buffer written first)
+      yield* (yield* RequestLog).flush
+      const logs = yield* get("/requests/logs?order_direction=desc&page_size=10")
+      const unified = (logs.json as { data: Array<{ source_type: string; status: number; error_message: string | null }> }).data
+        .filter((entry) => entry.status !== 200)
+      expect(unified.map((entry) => [entry.status, entry.error_message?.split(":")[0]])).toEqual([
+        [502, "greenhouse_wrong_type answered data that does not fit the unified schema"],
+        [502, "greenhouse_wrong_type answered data that does not fit the unified schema"]
+      ])
     }))
 
   it.effect("with Prefer: heartbeat the status is sent first, so the misfit is a 502 body naming the provider and the field", () =>

@@ -49,6 +49,20 @@ export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused
 }
 
 /**
+ * The run succeeded, but its answer does not fit the schema of the API it was called through:
+ * a unified record the provider's data, as the connector maps it, left malformed. The issues
+ * name paths and expectations, never the values.
+ */
+export class AnswerMisfit extends Data.TaggedError("AnswerMisfit")<{
+  readonly provider: string
+  readonly issues: string
+}> {
+  override get message() {
+    return `${this.provider} answered data that does not fit the unified schema: ${this.issues}`
+  }
+}
+
+/**
  * Why an action run fails: the account, the action, the Idempotency-Key, or the run itself
  * (the engine's failures, every value already redacted by the runner).
  */
@@ -58,4 +72,5 @@ export type ActionRunError =
   | ActionNotEnabled
   | IdempotencyConflict
   | IdempotencyKeyReused
+  | AnswerMisfit
   | ActionError

@@ -15,7 +15,7 @@ import {
   sendProxyRequest,
   sha256Hex
 } from "@switchyard/engine"
-import { Cause, Effect, Option, Ref } from "effect"
+import { Cause, Effect, Exit, Option, Ref } from "effect"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
@@ -27,7 +27,7 @@ import { toApiError } from "../toApiError.js"
 import { ProxyNotSupported } from "../Unified/UnifiedErrors.js"
 import { type AccountContext, AccountContexts } from "./AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
-import { ActionNotEnabled, type ActionRunError, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
+import { ActionNotEnabled, type ActionRunError, AnswerMisfit, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { incomingCall } from "./incomingCall.js"
 import { providerCallSummary } from "./providerCallSummary.js"
@@ -49,6 +49,12 @@ export interface RunOptions {
   readonly downloads?: "bytes" | "stream" | undefined
   /** The account as this request already resolved it (MCP lists the tools from it), not read again. */
   readonly context?: AccountContext | undefined
+  /**
+   * What keeps a run's result from being answered, as `path: expectation` issues (a unified
+   * record that does not fit its schema), or undefined: checked before the run is logged, so a
+   * refused result fails the run as `AnswerMisfit` (502) in the log too. Not run on a replay.
+   */
+  readonly accept?: ((result: ActionRunResult) => string | undefined) | undefined
 }
 
 export interface ActionRunResult {
@@ -110,8 +116,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       logAction: string,
       work: (runContext: RunContext) => Effect.Effect<A, ActionError, ProviderTransport>,
       /** Checked before each provider request (a keyed write's claim is still this process's). */
-      beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>
-    ): Effect.Effect<{ readonly value: A; readonly calls: ReadonlyArray<RecordedCall> }, ActionError | FailureWithinRun> =>
+      beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>,
+      /** What keeps a finished run's value from being answered (see `RunOptions.accept`); undefined when nothing does. */
+      accept?: (value: A, calls: ReadonlyArray<RecordedCall>) => string | undefined
+    ): Effect.Effect<{ readonly value: A; readonly calls: ReadonlyArray<RecordedCall> }, ActionError | FailureWithinRun | AnswerMisfit> =>
       Effect.gen(function*() {
         // what must never leave in a capture, log or error: all but fields declared `secret: false`,
         // of every credentials the run uses (refreshed ones join)
@@ -173,8 +181,11 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         )
 
         const runOnce = Effect.gen(function*() {
-          const exit = yield* Effect.exit(run)
+          const ran = yield* Effect.exit(run)
           const calls = yield* Ref.get(recorder.calls)
+          // a value the caller cannot be answered with fails the run here, so the log says what the caller gets
+          const misfit = ran._tag === "Success" && accept !== undefined ? accept(ran.value, calls) : undefined
+          const exit = misfit === undefined ? ran : Exit.fail(new AnswerMisfit({ provider: context.version.key, issues: misfit }))
           // the log keeps the status and message the caller is answered with
           const answer = exit._tag === "Failure" && exit.cause._tag === "Fail" ? toApiError(exit.cause.error) : undefined
           const status = exit._tag === "Success" ? 200 : answer?.statusCode ?? 500
@@ -229,19 +240,24 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           return yield* new ActionNotEnabled({ actionId, profileId: context.profile.id })
         }
         yield* lastRequests.touch(accountId)
+        const resultOf = (value: { readonly data: unknown; readonly next: unknown }, calls: ReadonlyArray<RecordedCall>): ActionRunResult => ({
+          provider: context.version.key,
+          data: value.data,
+          next: value.next,
+          raw: () => calls.map(redactCall)
+        })
+        const accept = options.accept === undefined
+          ? undefined
+          : (value: { readonly data: unknown; readonly next: unknown }, calls: ReadonlyArray<RecordedCall>) =>
+            options.accept!(resultOf(value, calls))
         const runOnce = (beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>) =>
           Effect.map(
             runForAccount(projectId, accountId, context, started, options.kind, actionId, (runContext) =>
               runAction(context.connector, actionId, options.inputs ?? inputsFromRequest(action, parts), {
                 ...runContext,
                 downloads: options.downloads
-              }), beforeEachRequest),
-            ({ calls, value }): ActionRunResult => ({
-              provider: context.version.key,
-              data: value.data,
-              next: value.next,
-              raw: () => calls.map(redactCall)
-            })
+              }), beforeEachRequest, accept),
+            ({ calls, value }) => resultOf(value, calls)
           )
 
         const key = options.idempotencyKey

@@ -1,13 +1,13 @@
 import { HttpApiBuilder, type HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
-import { Api, type ApiError, BadGateway, CurrentCaller, type UnifiedOperationSpec, unifiedOperationOf } from "@switchyard/api"
+import { Api, type ApiError, CurrentCaller, type UnifiedOperationSpec, unifiedOperationOf } from "@switchyard/api"
 import { Effect, Option } from "effect"
 import { jsonSafe } from "../Actions/jsonSafe.js"
 import { markAnswered } from "../ErrorResponses.js"
 import { toApiError } from "../toApiError.js"
 import { type JsonAnswer, jsonAnswer } from "../Wire/jsonAnswer.js"
 import { documentOf, documentResponse } from "./documentResponse.js"
-import { encodedAnswer, wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
-import { type UnifiedCall, type UnifiedResult, UnifiedRunner } from "./UnifiedRunner.js"
+import { wantsHeartbeat, withHeartbeat } from "./UnifiedResponses.js"
+import { type AnswerBody, type UnifiedCall, type UnifiedResult, UnifiedRunner } from "./UnifiedRunner.js"
 
 /** The decoded request of any unified endpoint, as the handlers receive it. */
 interface UnifiedRequest {
@@ -118,14 +118,6 @@ const answerOf = (
   }
 }
 
-/**
- * A unified answer that does not fit its schema holds what the provider sent, as the connector
- * mapped it: the provider's answer did not fit (or the connector misreads it), a 502 naming
- * the provider and the fields, never a 500 or a malformed 200.
- */
-const providerAnswerMisfit = (provider: string, issues: string): ApiError =>
-  new BadGateway({ message: `${provider} answered data that does not fit the unified schema: ${issues}` })
-
 const answer = (
   runner: UnifiedRunner,
   operation: UnifiedOperationSpec,
@@ -136,7 +128,8 @@ const answer = (
     const { actionId: operationId, kind } = operation
     const caller = yield* CurrentCaller
     const call = toCall(operationId, request)
-    const run = (call: UnifiedCall) => Effect.mapError(runner.run(caller.projectId, call), toApiError)
+    const run = (call: UnifiedCall, answerBody?: AnswerBody) =>
+      Effect.mapError(runner.run(caller.projectId, call, answerBody), toApiError)
     if (kind === "download") {
       // errors up to the provider's answer are ordinary error bodies; the bytes are streamed after
       const result = yield* run({ ...call, streamDownloads: true })
@@ -144,8 +137,9 @@ const answer = (
       if (document === undefined) return yield* Effect.die(new Error(`${operationId} returned no document bytes`))
       return documentResponse(document, request.urlParams ?? {}, yield* HttpServerRequest.HttpServerRequest)
     }
-    const body = Effect.flatMap(run(call), (result) =>
-      encodedAnswer(json, answerOf(operation, result), (issues) => providerAnswerMisfit(result.provider, issues)))
+    // a unified answer that does not fit its schema holds what the provider sent, as the connector
+    // mapped it: the run fails as a 502 naming the provider and the fields, never a 500 or a malformed 200
+    const body = Effect.map(run(call, (result) => json.body(answerOf(operation, result))), (result) => result.body!)
     if (wantsHeartbeat(request.headers.prefer)) return yield* withHeartbeat(body)
     return json.respond(yield* body)
   })

@@ -1,6 +1,6 @@
-import { Effect } from "effect"
-import type { ActionRunError } from "../Actions/ActionRunErrors.js"
-import { ActionRunner } from "../Actions/ActionRunner.js"
+import { Effect, Either } from "effect"
+import { type ActionRunError, AnswerMisfit } from "../Actions/ActionRunErrors.js"
+import { type ActionRunResult, ActionRunner } from "../Actions/ActionRunner.js"
 import type { RawCall } from "../Provider/ProviderHttp.js"
 import { CursorCodec } from "./CursorCodec.js"
 import { parseFields, projectFields } from "./projectFields.js"
@@ -45,6 +45,9 @@ export interface UnifiedResult {
   readonly raw: ReadonlyArray<RawCall> | null
 }
 
+/** The answer's body of a result, or what keeps the result from its schema (`path: expectation` issues). */
+export type AnswerBody = (result: UnifiedResult) => Either.Either<string, string>
+
 /**
  * Runs a unified operation through the account's connector: the action whose id is the
  * operation id (not implemented when the connector has none), with inputs as the connector format
@@ -56,7 +59,15 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
     const runner = yield* ActionRunner
     const cursors = yield* CursorCodec
 
-    const run = (projectId: string, call: UnifiedCall): Effect.Effect<UnifiedResult, UnifiedRunError> =>
+    /**
+     * Runs the call; with `answerBody`, also the body of its answer, made before the run is
+     * logged, so a result that does not fit its schema fails the run (502, and so in the log).
+     */
+    const run = (
+      projectId: string,
+      call: UnifiedCall,
+      answerBody?: AnswerBody
+    ): Effect.Effect<UnifiedResult & { readonly body: string | undefined }, UnifiedRunError> =>
       Effect.gen(function*() {
         const filter: Record<string, unknown> = { ...call.filter }
         // deprecated flat forms: filter[updated_after] wins, then updated_after, then sync_token (a time)
@@ -79,10 +90,30 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
           ...(call.include === undefined ? {} : { include: call.include }),
           ...(call.body === undefined ? {} : { body: call.body })
         }
-        const result = yield* runner.execute(projectId, call.accountId, call.operationId, {}, {
+        const fields = parseFields(call.fields)
+        const unifiedOf = (ran: ActionRunResult): UnifiedResult => ({
+          provider: ran.provider,
+          data: projectFields(ran.data, fields),
+          next: cursors.encode(call.accountId, call.operationId, ran.next),
+          raw: call.raw === true ? ran.raw() : null
+        })
+        // the result and body the run accepted, kept so that neither is made twice
+        let accepted: { readonly result: UnifiedResult; readonly body: string } | undefined
+        const accept = answerBody === undefined ? undefined : (ran: ActionRunResult) => {
+          const result = unifiedOf(ran)
+          return Either.match(answerBody(result), {
+            onLeft: (issues) => issues,
+            onRight: (body) => {
+              accepted = { result, body }
+              return undefined
+            }
+          })
+        }
+        const ran = yield* runner.execute(projectId, call.accountId, call.operationId, {}, {
           kind: "unified",
           inputs,
-          downloads: call.streamDownloads === true ? "stream" : "bytes"
+          downloads: call.streamDownloads === true ? "stream" : "bytes",
+          accept
         }).pipe(
           Effect.catchTag("ActionNotFound", (missing) =>
             Effect.fail(
@@ -93,12 +124,14 @@ export class UnifiedRunner extends Effect.Service<UnifiedRunner>()("Switchyard/U
               })
             ))
         )
-        return {
-          provider: result.provider,
-          data: projectFields(result.data, parseFields(call.fields)),
-          next: cursors.encode(call.accountId, call.operationId, result.next),
-          raw: call.raw === true ? result.raw() : null
-        }
+        if (accepted !== undefined) return { ...accepted.result, body: accepted.body }
+        // a replayed write (an Idempotency-Key's stored result) was not run, so not checked either
+        const result = unifiedOf(ran)
+        if (answerBody === undefined) return { ...result, body: undefined }
+        return yield* Either.match(answerBody(result), {
+          onLeft: (issues) => Effect.fail(new AnswerMisfit({ provider: result.provider, issues })),
+          onRight: (body) => Effect.succeed({ ...result, body })
+        })
       }).pipe(Effect.withSpan("UnifiedRunner.run", {
         captureStackTrace: false,
         attributes: { "switchyard.unified.operation": call.operationId, "switchyard.account.id": call.accountId }
