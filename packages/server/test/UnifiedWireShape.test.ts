@@ -5,6 +5,7 @@ import { builtinConnectorSources } from "@switchyard/connectors"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
 import { RequestLog } from "../src/Actions/RequestLog.js"
+import { type ListedRecords, pathFromLists } from "../src/ContractCheck/pathFromLists.js"
 import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
 import { jsonAnswer } from "../src/Wire/jsonAnswer.js"
 import { freshProject } from "./support/Fixtures.js"
@@ -196,25 +197,11 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
         lms: yield* projectWith("talentlms")
       }
       const compared: Array<string> = []
-      // a read with no seeded path takes its ids from the lists answered before it: a sub-record's get
-      // `/users/:id/assignments/:subResourceId` the path of `/users/:id/assignments` and one of its records;
-      // a get `/courses/:id` a record of `/courses`, or of a list of the same records under another one
-      const listed = new Map<string, { readonly params: Record<string, string>; readonly ids: ReadonlyArray<string> }>()
-      const derivedPath = (path: string): Record<string, string> | undefined => {
-        const sub = /^(.*)\/:subResourceId(?:\/|$)/.exec(path)
-        if (sub !== null) {
-          const under = listed.get(sub[1]!)
-          return under?.ids[0] === undefined ? undefined : { ...under.params, subResourceId: under.ids[0] }
-        }
-        const parent = /^(.*?)\/:id(?:\/|$)/.exec(path)
-        if (parent === null) return {}
-        const collection = parent[1]!.slice(parent[1]!.lastIndexOf("/"))
-        const source = listed.get(parent[1]!) ?? [...listed].find(([listPath]) => listPath.endsWith(collection))?.[1]
-        return source?.ids[0] === undefined ? undefined : { id: source.ids[0] }
-      }
+      // a read with no seeded path takes its ids from the lists answered before it, as the contract check does
+      const listed = new Map<string, ListedRecords>()
       const inOrder = [...sandboxReads].sort((a, b) => rank(a) - rank(b))
       for (const { actionId, endpoint, kind } of inOrder) {
-        const params = paths[endpoint.name] ?? derivedPath(endpoint.path)
+        const params = paths[endpoint.name] ?? pathFromLists(endpoint.path, (list) => listed.get(list))?.params
         expect(params, `no sandbox record for ${endpoint.name}`).toBeDefined()
         const { get, rpc, sdk } = projects[endpoint.path.split("/")[2] as "ats" | "hris" | "lms"]
         // the connector's records before any encoding: the same action over RPC
@@ -239,7 +226,7 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
         expect((bySdk.body as { data: unknown }).data).toEqual(encoded.data)
         if (kind === "list") expect((encoded.data as ReadonlyArray<unknown>).length, actionId).toBeGreaterThan(0)
         if (kind === "list") {
-          listed.set(endpoint.path, {
+          listed.set(actionId, {
             params: params!,
             ids: (encoded.data as ReadonlyArray<Record<string, unknown>>).map((record) => String(record.id))
           })

@@ -5,6 +5,7 @@ import { Effect, Option, ParseResult, Schema } from "effect"
 import { exampleValue, requiredFieldsOf } from "./exampleValue.js"
 import { type MockBase, mockBaseOf } from "./mockBaseUrl.js"
 import { mockAccount } from "./mockAccount.js"
+import { type ListedRecords, pathFromLists } from "./pathFromLists.js"
 import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
 import { referenceSchemaOf } from "./referenceSchemas.js"
 
@@ -215,25 +216,6 @@ const listFor = (actionId: string, lists: ReadonlyArray<string>) => {
   return best?.id
 }
 
-/** The unified list serving each collection path (`/unified/hris/employees/:id/time_off` → its list). */
-const listByPath: ReadonlyMap<string, string> = new Map(
-  [...unifiedEndpoints].flatMap(([actionId, endpoint]) => endpoint.kind === "list" ? [[endpoint.path, actionId] as const] : [])
-)
-
-/**
- * For a unified operation's path, the lists whose records its `:id` and `:subResourceId` name:
- * `/unified/hris/employees/:id/time_off/:subResourceId` takes an employee from the employees list
- * and a time-off request from that employee's time-off list.
- */
-const pathSources = (path: string): { readonly id?: string | undefined; readonly subResourceId?: string | undefined } => {
-  const parent = /^(.*?)\/:id(?:\/|$)/.exec(path)
-  const sub = /^(.*)\/:subResourceId(?:\/|$)/.exec(path)
-  return {
-    id: parent === null ? undefined : listByPath.get(parent[1]!),
-    subResourceId: sub === null ? undefined : listByPath.get(sub[1]!)
-  }
-}
-
 const idsOf = (data: unknown): ReadonlyArray<string> =>
   Array.isArray(data)
     ? data.flatMap((record) =>
@@ -350,25 +332,26 @@ export const runContractCheck = (options: ContractCheckOptions) =>
       }
       const accountId = (linked.body as { id?: string } | undefined)?.id
       const checks: Array<ActionCheck> = []
-      const listIds = new Map<string, ReadonlyArray<string>>()
+      const listed = new Map<string, ListedRecords>()
       if (accountId !== undefined) {
         for (const action of actions) {
           const given = options.inputs?.[action.actionId]
           const unified = unifiedEndpoints.get(action.actionId)
-          // a unified path says which list each of its ids comes from; else the likeliest list by name
-          const sources = unified === undefined ? {} : pathSources(unified.path)
-          const source = sources.id ?? listFor(action.actionId, [...listIds.keys()])
-          const listed = source === undefined ? undefined : listIds.get(source)?.[0]
-          const subListed = sources.subResourceId === undefined ? undefined : listIds.get(sources.subResourceId)?.[0]
-          const id = listed ?? "1"
-          const subId = subListed ?? "1"
+          // a unified call takes its ids from the lists its path names; an RPC action from the likeliest list by name
+          const fromLists = unified === undefined ? undefined : pathFromLists(unified.path, (list) => listed.get(list))
+          const rpcSource = unified === undefined ? listFor(action.actionId, [...listed.keys()]) : undefined
+          const rpcListed = rpcSource === undefined ? undefined : listed.get(rpcSource)?.ids[0]
+          const id = fromLists?.params.id ?? rpcListed ?? "1"
+          const subId = fromLists?.params.subResourceId ?? "1"
+          const idFrom = fromLists !== undefined
+            ? (fromLists.from.length > 0 ? fromLists.from.join(" and ") : undefined)
+            : rpcListed !== undefined ? rpcSource : undefined
           const required = (action.inputs ?? []).filter((input) => input.required === true)
           const path = given?.path ?? Object.fromEntries(
             (action.inputs ?? []).filter((input) => input.in === "path").map((input) =>
               [input.name, input.name === "subResourceId" ? subId : inputValue(input, id)]
             )
           )
-          const idsListed = listed !== undefined && (sources.subResourceId === undefined || subListed !== undefined)
           const body = given?.body ?? (unified?.payload !== undefined
             ? exampleValue(unified.payload, seed, requiredFieldsOf(bodyInput(action)?.properties))
             : required.some((input) => input.in === "body" && input.name === "body")
@@ -406,7 +389,10 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           const requests = mock.takeExchanges()
           const ok = answer.status >= 200 && answer.status < 300
           const data = (answer.body as { data?: unknown } | undefined)?.data
-          if (ok && action.actionType === "list") listIds.set(action.actionId, idsOf(data))
+          if (ok && action.actionType === "list") {
+            const params = unified === undefined ? Object.fromEntries(Object.entries(path).map(([key, value]) => [key, String(value)])) : pathParams
+            listed.set(action.actionId, { params, ids: idsOf(data) })
+          }
           const records = ok && READ_TYPES.has(action.actionType) ? (Array.isArray(data) ? data : data === undefined ? [] : [data]) : []
           // the reference shapes a unified answer; an RPC answer of a read is {data, next} as the unified one would be
           const reference = unified !== undefined || READ_TYPES.has(action.actionType) ? referenceSchemaOf(action.actionId) : undefined
@@ -430,7 +416,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
               ...(unified === undefined ? [] : [`unified ${unified.name}`]),
               ...(reference === undefined ? [] : [`StackOne ${reference.name}`])
             ],
-            idFrom: !idsListed ? undefined : [source, sources.subResourceId].filter((name) => name !== undefined).join(" and "),
+            idFrom,
             records: records.length,
             unmapped: reference === undefined ? [] : unmappedFields(records, reference.recordFields)
           })
