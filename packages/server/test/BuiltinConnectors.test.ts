@@ -37,6 +37,7 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
         "gusto@1.0.0",
+        "gusto@1.1.0",
         "hibob@1.0.0",
         "hibob@1.1.0",
         "lever@1.0.0",
@@ -59,9 +60,10 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.3.0",
         "thinkific@1.0.0",
         "thinkific@1.1.0",
+        "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(38)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(40)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -18,7 +18,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "deel@1.1.0~builtin",
         "factorial@1.2.0~builtin",
         "greenhouse@1.3.0~builtin",
-        "gusto@1.0.0~builtin",
+        "gusto@1.1.0~builtin",
         "hibob@1.1.0~builtin",
         "lever@1.0.0~builtin",
         "litmos@1.2.0~builtin",
@@ -28,7 +28,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "rippling@1.2.0~builtin",
         "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
-        "thinkific@1.1.0~builtin",
+        "thinkific@1.2.0~builtin",
         "workday@1.0.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
