@@ -254,7 +254,10 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
         expect({ name: endpoint.name, properties: Object.keys(declared.properties).sort() })
           .toEqual({ name: endpoint.name, properties: [...reference.required, ...reference.optional].sort() })
       }
-      // BambooHR's look-alike holds what the time off writes did
+      // BambooHR's look-alike holds what the employee and time off writes did
+      const directory = (yield* direct(sandbox, "hris", "/employees/directory")).employees as Array<Json>
+      expect(directory.filter((employee) => employee.workEmail === "wire.case@example.com").map((employee) => [employee.firstName, employee.lastName]))
+        .toEqual([["Wire", "Case"]])
       const [canceled] = (yield* direct(sandbox, "hris", `/time_off/requests?start=1900-01-01&end=9999-12-31&id=${timeOff[0]!.id}`)) as Array<Json>
       expect(canceled!.status.status).toBe("canceled")
       const created = (yield* direct(sandbox, "hris", `/time_off/requests?start=2025-02-03&end=2025-02-04&employeeId=${employees[0]!.id}`)) as Array<Json>
