@@ -25,6 +25,7 @@ const snapshot = async (sb: Sandbox): Promise<string> => {
     fetch(`${sb.ats.baseUrl}/offers?per_page=500`, { headers: ats }).then((r) => r.text()),
     fetch(`${sb.hris.baseUrl}/employees/directory`, { headers: hris }).then((r) => r.text()),
     fetch(`${sb.hris.baseUrl}/employees/all/tables/jobInfo`, { headers: hris }).then((r) => r.text()),
+    fetch(`${sb.hris.baseUrl}/time_off/requests?start=1900-01-01&end=9999-12-31`, { headers: hris }).then((r) => r.text()),
     fetch(`${sb.lms.baseUrl}/users`, { headers: lms }).then((r) => r.text()),
     fetch(`${sb.lms.baseUrl}/courses/id:3`, { headers: lms }).then((r) => r.text())
   ])
@@ -61,6 +62,16 @@ describe("determinism", () => {
     const res = await fetch(`${one.ats.baseUrl}/candidates`, { method: "POST", headers: auth, body: JSON.stringify({ first_name: "Temp", last_name: "Person", applications: [{ job_id: 3001 }] }) })
     expect(res.status).toBe(201)
     await fetch(`${one.hris.baseUrl}/employees/101`, { method: "POST", headers: { authorization: basic(one.hris.apiKey, "x"), "content-type": "application/json" }, body: JSON.stringify({ firstName: "Changed" }) })
+    expect(await snapshot(one)).not.toBe(before)
+    one.reset()
+    expect(await snapshot(one)).toBe(before)
+
+    const timeOff = await fetch(`${one.hris.baseUrl}/employees/102/time_off/request`, {
+      method: "PUT",
+      headers: { authorization: basic(one.hris.apiKey, "x"), "content-type": "application/json" },
+      body: JSON.stringify({ status: "requested", start: "2025-02-03", end: "2025-02-04", timeOffTypeId: 64 })
+    })
+    expect(timeOff.status).toBe(201)
     expect(await snapshot(one)).not.toBe(before)
     one.reset()
     expect(await snapshot(one)).toBe(before)

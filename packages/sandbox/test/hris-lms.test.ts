@@ -90,6 +90,108 @@ describe("HRIS (BambooHR)", () => {
     expect(dir.employees.find((e) => e.id === id)?.jobTitle).toBe("Analyst")
     expect((await fetch(`${sb.hris.baseUrl}/employees`, { method: "POST", headers: { ...hris, "content-type": "application/json" }, body: JSON.stringify({ firstName: "Only" }) })).status).toBe(400)
   })
+
+  it("answers Get Employee's names (birthDate, marital, jobTitleName, reportsToId) and takes birthDate and marital as writes", async () => {
+    const fields = "dateOfBirth,birthDate,maritalStatus,marital,jobTitle,jobTitleName,supervisorEId,reportsToId"
+    const before = await json<Record<string, string | null>>(await fetch(`${sb.hris.baseUrl}/employees/107?fields=${fields}`, { headers: hris }))
+    expect(before["birthDate"]).toBe(before["dateOfBirth"])
+    expect(before["marital"]).toBe(before["maritalStatus"])
+    expect(before["jobTitleName"]).toBe(before["jobTitle"])
+    expect(before["jobTitleName"]).toEqual(expect.any(String))
+    expect(before["reportsToId"]).toBe(before["supervisorEId"])
+    const write = (body: unknown) => fetch(`${sb.hris.baseUrl}/employees/107`, { method: "POST", headers: { ...hris, "content-type": "application/json" }, body: JSON.stringify(body) })
+    expect((await write({ birthDate: "1990-04-05", marital: "Married" })).status).toBe(200)
+    const after = await json<Record<string, string | null>>(await fetch(`${sb.hris.baseUrl}/employees/107?fields=${fields}`, { headers: hris }))
+    expect(after).toMatchObject({ dateOfBirth: "1990-04-05", birthDate: "1990-04-05", maritalStatus: "Married", marital: "Married" })
+    expect((await write({ birthDate: "April 5th" })).status).toBe(400)
+    expect((await write({ jobTitleName: "Boss" })).status).toBe(400)
+  })
+
+  it("answers the company's information", async () => {
+    const company = await json<Record<string, unknown>>(await fetch(`${sb.hris.baseUrl}/company_information`, { headers: hris }))
+    expect(company).toMatchObject({ legalName: expect.any(String), displayName: "Sandbox", address: { city: expect.any(String) }, phone: expect.any(String) })
+  })
+
+  it("lists time off types, policies and requests over a date window; requests are filtered as asked", async () => {
+    const types = await json<{ timeOffTypes: Array<{ id: number; name: string; units: string }>; defaultHours: Array<unknown> }>(await fetch(`${sb.hris.baseUrl}/meta/time_off/types`, { headers: hris }))
+    expect(types.timeOffTypes.map((type) => type.name)).toEqual(["Vacation", "Sick", "Bereavement", "Jury Duty"])
+    expect(types.defaultHours).toHaveLength(7)
+    const policies = await json<Array<{ id: number; timeOffTypeId: number; name: string; type: string }>>(await fetch(`${sb.hris.baseUrl}/meta/time_off/policies`, { headers: hris }))
+    expect(policies.map((policy) => policy.name)).toEqual([...policies.map((policy) => policy.name)].sort())
+    expect(new Set(policies.map((policy) => policy.timeOffTypeId))).toEqual(new Set(types.timeOffTypes.map((type) => type.id)))
+
+    expect((await fetch(`${sb.hris.baseUrl}/time_off/requests`, { headers: hris })).status).toBe(400)
+    type Request = { id: number; employeeId: number; start: string; end: string; status: { status: string }; type: { id: number }; amount: { unit: string; amount: number }; notes?: unknown }
+    const all = await json<Array<Request>>(await fetch(`${sb.hris.baseUrl}/time_off/requests?start=1900-01-01&end=9999-12-31`, { headers: hris }))
+    expect(all.length).toBeGreaterThan(10)
+    expect(new Set(all.map((request) => request.status.status))).toEqual(new Set(["approved", "requested", "denied", "canceled"]))
+    const march = await json<Array<Request>>(await fetch(`${sb.hris.baseUrl}/time_off/requests?start=2024-03-01&end=2024-03-31`, { headers: hris }))
+    expect(march.every((request) => request.end >= "2024-03-01" && request.start <= "2024-03-31")).toBe(true)
+    expect(march.length).toBe(all.filter((request) => request.end >= "2024-03-01" && request.start <= "2024-03-31").length)
+    const first = all[0] as Request
+    const one = await json<Array<Request>>(await fetch(`${sb.hris.baseUrl}/time_off/requests?start=1900-01-01&end=9999-12-31&id=${first.id}&employeeId=${first.employeeId}`, { headers: hris }))
+    expect(one).toEqual([first])
+    expect(await json(await fetch(`${sb.hris.baseUrl}/time_off/requests?start=1900-01-01&end=9999-12-31&id=${first.id}&employeeId=${first.employeeId + 1}`, { headers: hris }))).toEqual([])
+    const sick = await json<Array<Request>>(await fetch(`${sb.hris.baseUrl}/time_off/requests?start=1900-01-01&end=9999-12-31&type=65&status=approved,denied&excludeNote=1`, { headers: hris }))
+    expect(sick.every((request) => request.type.id === 65 && ["approved", "denied"].includes(request.status.status) && request.amount.unit === "hours" && request.notes === undefined)).toBe(true)
+  })
+
+  it("creates a time off request for an employee (201, Location, the request as JSON), changes its status, and counts it in the balance", async () => {
+    const base = sb.hris.baseUrl
+    const put = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "PUT", headers: { ...hris, "content-type": "application/json" }, body: JSON.stringify(body) })
+    const balance = async () =>
+      (await json<Array<{ timeOffType: string; balance: string; usedYearToDate: string }>>(await fetch(`${base}/employees/108/time_off/calculator?end=2025-12-31`, { headers: hris })))
+        .find((entry) => entry.timeOffType === "64")!
+    const before = await balance()
+
+    const created = await put("/employees/108/time_off/request", { status: "approved", start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 64, notes: [{ from: "employee", note: "Spring break" }] })
+    expect(created.status).toBe(201)
+    const request = await json<{ id: number; employeeId: number; status: { status: string }; amount: { unit: string; amount: number }; notes: Record<string, string> }>(created)
+    expect(created.headers.get("location")).toBe(`${base}/time_off/requests/${request.id}`)
+    // Monday to Friday, a day each
+    expect(request).toMatchObject({ employeeId: 108, status: { status: "approved" }, amount: { unit: "days", amount: 5 }, notes: { employee: "Spring break" } })
+    const after = await balance()
+    expect(Number(after.usedYearToDate) - Number(before.usedYearToDate)).toBe(5)
+    expect(Number(before.balance) - Number(after.balance)).toBe(5)
+    const listed = await json<Array<{ id: number }>>(await fetch(`${base}/time_off/requests?start=2025-03-01&end=2025-03-31&employeeId=108`, { headers: hris }))
+    expect(listed.map((entry) => entry.id)).toContain(request.id)
+
+    // without Accept: application/json, no body
+    const bare = await fetch(`${base}/employees/108/time_off/request`, {
+      method: "PUT",
+      headers: { authorization: hris["authorization"] as string, "content-type": "application/json" },
+      body: JSON.stringify({ status: "requested", start: "2025-04-01", end: "2025-04-01", timeOffTypeId: 65 })
+    })
+    expect(bare.status).toBe(201)
+    expect(await bare.text()).toBe("")
+
+    expect((await put(`/time_off/requests/${request.id}/status`, { status: "canceled", note: "Plans changed" })).status).toBe(200)
+    const [canceled] = await json<Array<{ status: { status: string }; notes: Record<string, string> }>>(await fetch(`${base}/time_off/requests?start=1900-01-01&end=9999-12-31&id=${request.id}`, { headers: hris }))
+    expect(canceled).toMatchObject({ status: { status: "canceled" }, notes: { employee: "Spring break", manager: "Plans changed" } })
+    expect((await balance()).usedYearToDate).toBe(before.usedYearToDate)
+
+    // a new request superseding another
+    const again = await json<{ id: number }>(await put("/employees/108/time_off/request", { status: "requested", start: "2025-05-05", end: "2025-05-05", timeOffTypeId: 64 }))
+    const replaced = await json<{ id: number }>(await put("/employees/108/time_off/request", { status: "requested", start: "2025-05-06", end: "2025-05-06", timeOffTypeId: 64, previousRequest: again.id }))
+    const [superseded] = await json<Array<{ status: { status: string } }>>(await fetch(`${base}/time_off/requests?start=1900-01-01&end=9999-12-31&id=${again.id}`, { headers: hris }))
+    expect(superseded?.status.status).toBe("superceded")
+    expect(replaced.id).toBeGreaterThan(again.id)
+
+    // BambooHR's refusals
+    const refused = async (path: string, body: unknown, status: number) => {
+      const answer = await put(path, body)
+      expect({ path, body, status: answer.status }).toEqual({ path, body, status })
+    }
+    await refused("/employees/108/time_off/request", { start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 64 }, 400)
+    await refused("/employees/108/time_off/request", { status: "canceled", start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 64 }, 400)
+    await refused("/employees/108/time_off/request", { status: "requested", start: "2025-03-07", end: "2025-03-03", timeOffTypeId: 64 }, 400)
+    await refused("/employees/108/time_off/request", { status: "requested", start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 9 }, 400)
+    await refused("/employees/108/time_off/request", { status: "requested", start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 64, previousRequest: 1 }, 400)
+    await refused("/employees/9999/time_off/request", { status: "requested", start: "2025-03-03", end: "2025-03-07", timeOffTypeId: 64 }, 404)
+    await refused(`/time_off/requests/${request.id}/status`, { status: "maybe" }, 400)
+    await refused("/time_off/requests/1/status", { status: "canceled" }, 404)
+    expect((await fetch(`${base}/employees/9999/time_off/calculator`, { headers: hris })).status).toBe(404)
+  })
 })
 
 describe("LMS (TalentLMS)", () => {

@@ -27,6 +27,7 @@ layer(Registry)("built-in connectors", (it) => {
         "bamboohr@1.2.0",
         "bamboohr@1.3.0",
         "bamboohr@1.4.0",
+        "bamboohr@1.5.0",
         "deel@1.0.0",
         "deel@1.1.0",
         "factorial@1.0.0",
@@ -63,7 +64,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(40)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(41)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

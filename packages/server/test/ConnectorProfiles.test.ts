@@ -289,12 +289,12 @@ layer(TestServer(), { excludeTestServices: true })("accounts on connectors", (it
       const direct = yield* client.accounts.create_account({ payload: accountBody({ connector_key: "greenhouse", connector_version: "1.0.0" }) })
       expect(direct.connector_version).toBe("1.0.0")
       const latest = yield* client.accounts.create_account({ payload: accountBody({ connector_key: "bamboohr" }) })
-      expect(latest.connector_version).toBe("1.4.0")
+      expect(latest.connector_version).toBe("1.5.0")
       const listed = records(yield* client.accounts.list_accounts({ urlParams: { expand: ["connector", "actions"] } }))
       expect(listed.map((a) => [a.connector?.version, a.actions?.every((action) => action.enabled)])).toEqual([
         ["1.1.0", false],
         ["1.0.0", true],
-        ["1.4.0", true]
+        ["1.5.0", true]
       ])
       const plain = yield* client.accounts.get_account({ path: { id: direct.id }, urlParams: {} })
       expect([plain.connector, plain.connector_profile, plain.actions]).toEqual([null, null, null])

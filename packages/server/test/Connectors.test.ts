@@ -14,7 +14,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
-        "bamboohr@1.4.0~builtin",
+        "bamboohr@1.5.0~builtin",
         "deel@1.1.0~builtin",
         "factorial@1.2.0~builtin",
         "greenhouse@1.3.0~builtin",
@@ -234,7 +234,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       }
       const builtin = yield* send(HttpClientRequest.get("/v2/connectors/bamboohr/versions").pipe(withKey(key)))
       expect(builtin.status).toBe(200)
-      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect((builtin.json as Array<{ version: string }>).map((v) => v.version)).toEqual(["1.5.0", "1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
     }))
 
   it.effect("orders versions by semver, including pre-releases, and enforces increments unless forced", () =>

@@ -81,7 +81,7 @@ layer(TestServer(), { excludeTestServices: true })("credentials checked at link 
       }
       const bamboo = expectErrorBody(yield* post(accountBody({ connector_key: "bamboohr", credentials: { apiKey: "k" } })), 400)
       expect(bamboo.message).toBe(
-        `credentials lack subdomain (authentication "apiKey" of bamboohr@1.4.0 expects: subdomain (required), apiKey (required))`
+        `credentials lack subdomain (authentication "apiKey" of bamboohr@1.5.0 expects: subdomain (required), apiKey (required))`
       )
       expect(yield* countAccounts(projectId)).toBe(0)
       const linked = yield* post(accountBody({ credentials: { apiKey: "gh-key", onBehalfOf: "4001" } }))

@@ -345,6 +345,42 @@ describe("ProviderMock", () => {
       expect(refused.slice(5).every((exchange) => exchange.violations.length > 0)).toBe(true)
     }))
 
+  it.scoped("answers a media type the document gives no schema without a body, where Prism alone fails with a 500", () =>
+    Effect.gen(function*() {
+      // BambooHR's Create Time Off Request: `201: content: application/json: {}`
+      const undescribed = {
+        openapi: "3.1.0",
+        info: { title: "Time off", version: "1" },
+        paths: {
+          "/employees/{id}/time_off/request": {
+            put: {
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: { type: "object", required: ["start"], properties: { start: { type: "string" } } } } }
+              },
+              responses: { "201": { description: "created", content: { "application/json": {} } } }
+            }
+          }
+        }
+      }
+      const mock = yield* startProviderMock(undescribed)
+      const base = mock.baseFor({ seed: "1", profile: "full" })
+      const put = (body: unknown) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${base}/employees/5/time_off/request`, {
+            method: "PUT",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify(body)
+          })
+          return { status: response.status, text: await response.text() }
+        })
+      expect(yield* put({ start: "2024-03-01" })).toEqual({ status: 201, text: "" })
+      // requests are still held to the document as written
+      expect((yield* put({ end: "2024-03-01" })).status).toBe(422)
+      expect(mock.takeExchanges().map((exchange) => exchange.violations.length > 0)).toEqual([false, true])
+    }))
+
   it.scoped("answers entities whose navigation properties lead back to them (reference cycles) in full passes", () =>
     Effect.gen(function*() {
       // OData's shape, as SAP SuccessFactors documents it: an employment expands its jobs, a job its employment

@@ -8,7 +8,7 @@ import { runInNewContext } from "node:vm"
 import { ProviderHttp, redactCall } from "../src/Provider/ProviderHttp.js"
 import { base64Stream } from "../src/Unified/documentResponse.js"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
-import { SandboxLive } from "./support/SandboxLayer.js"
+import { SandboxLive, sandboxBambooAccount } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
@@ -45,6 +45,10 @@ const bytesOf = (response: Response) => Effect.promise(async () => Buffer.from(a
 
 /** The sandbox's own answer for a document, read directly. */
 const direct = (url: string) => Effect.promise(() => fetch(url).then(async (r) => Buffer.from(await r.arrayBuffer())))
+
+/** The same, for a provider that wants credentials (BambooHR's files). */
+const directWith = (url: string, headers: Record<string, string>) =>
+  Effect.promise(() => fetch(url, { headers }).then(async (r) => Buffer.from(await r.arrayBuffer())))
 
 /** Waits until the sandbox has stopped sending `document` (the server let go of the provider connection). */
 const released = (document: LargeDocument) =>
@@ -252,6 +256,41 @@ layer(Server, { excludeTestServices: true })("unified document download", (it) =
       const fine = yield* download(document.applicationId, document.filename)
       expect(fine.status).toBe(200)
       expect((yield* bytesOf(fine)).length).toBe(4096)
+    }))
+
+  it.effect("BambooHR (the newest bamboohr): an employee's files are listed, read and downloaded byte for byte", () =>
+    Effect.gen(function*() {
+      const { headers, origin, project, sandbox } = yield* greenhouseOverFetch
+      const bamboo = yield* project.client.accounts.create_account({ payload: sandboxBambooAccount(sandbox) })
+      const hris = { ...headers, "x-account-id": bamboo.id }
+      const get = (path: string) => Effect.promise(() => fetch(`${origin}${path}`, { headers: hris }))
+      const getJson = (path: string) => Effect.flatMap(get(path), (response) => Effect.promise(() => response.json() as Promise<any>))
+      const auth = { authorization: `Basic ${Buffer.from(`${sandbox.hris.apiKey}:x`).toString("base64")}`, accept: "application/json" }
+      const view = yield* Effect.promise(() =>
+        fetch(`${sandbox.hris.baseUrl}/employees/103/files/view`, { headers: auth }).then((r) =>
+          r.json() as Promise<{ categories: Array<{ id: number; name: string; files: Array<{ id: number; name: string; originalFileName: string }> }> }>
+        )
+      )
+      const files = view.categories.flatMap((category) => category.files.map((file) => ({ ...file, category })))
+      expect(files.length).toBeGreaterThan(0)
+
+      const listed: { data: Array<Record<string, any>> } = yield* getJson("/unified/hris/employees/103/documents")
+      expect(listed.data.map((document) => [document.id, document.name, document.category_id, document.category?.source_value])).toEqual(
+        files.map((file) => [String(file.id), file.name, String(file.category.id), file.category.name])
+      )
+      const file = files.find((candidate) => candidate.originalFileName.endsWith(".pdf"))!
+      expect(listed.data.find((document) => document.id === String(file.id))!.file_format).toEqual({ value: "pdf", source_value: "pdf" })
+      const one: { data: Record<string, unknown> } = yield* getJson(`/unified/hris/employees/103/documents/${file.id}`)
+      expect(one.data).toMatchObject({ id: String(file.id), name: file.name, category_id: String(file.category.id) })
+      expect((yield* get("/unified/hris/employees/103/documents/424242")).status).toBe(404)
+
+      const expected = yield* directWith(`${sandbox.hris.baseUrl}/employees/103/files/${file.id}`, auth)
+      const response = yield* get(`/unified/hris/employees/103/documents/${file.id}/download`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get("content-type")).toBe("application/pdf")
+      expect(response.headers.get("content-disposition")).toContain(`filename="${file.originalFileName}"`)
+      expect((yield* bytesOf(response)).equals(expected)).toBe(true)
+      expect((yield* get("/unified/hris/employees/103/documents/424242/download")).status).toBe(404)
     }))
 })
 

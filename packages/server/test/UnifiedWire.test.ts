@@ -173,6 +173,7 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
       const candidateId = String(app.candidate_id)
       const { applicationId: noted, note } = yield* applicationWithNote(sandbox)
       const employees = (yield* direct(sandbox, "hris", "/employees/directory")).employees as Array<Json>
+      const timeOff = (yield* direct(sandbox, "hris", "/time_off/requests?start=1900-01-01&end=9999-12-31&status=requested")) as Array<Json>
       const talent = yield* project.client.accounts.create_account({ payload: sandboxTalentLmsAccount(sandbox) })
       const learners = (yield* direct(sandbox, "lms", "/users")) as Array<Json>
       const learner = (yield* direct(sandbox, "lms", `/users/id:${learners[0]!.id}`)) as Json
@@ -204,6 +205,21 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
         hris_update_employee: {
           path: `/unified/hris/employees/${employees[0]!.id}`,
           body: { first_name: "Grace" },
+          account: { ...headers, "x-account-id": bamboo.id }
+        },
+        hris_create_employee: {
+          path: "/unified/hris/employees",
+          body: { first_name: "Wire", last_name: "Case", work_email: "wire.case@example.com", hire_date: "2025-02-03T00:00:00.000Z" },
+          account: { ...headers, "x-account-id": bamboo.id }
+        },
+        hris_create_employee_time_off_request: {
+          path: `/unified/hris/employees/${employees[0]!.id}/time_off`,
+          body: { reason: { id: "64" }, start_date: "2025-02-03", end_date: "2025-02-04", status: { value: "pending" } },
+          account: { ...headers, "x-account-id": bamboo.id }
+        },
+        hris_cancel_employee_time_off_request: {
+          path: `/unified/hris/employees/${timeOff[0]!.employeeId}/time_off/${timeOff[0]!.id}`,
+          body: undefined,
           account: { ...headers, "x-account-id": bamboo.id }
         },
         lms_create_user_assignment: {
@@ -238,5 +254,13 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
         expect({ name: endpoint.name, properties: Object.keys(declared.properties).sort() })
           .toEqual({ name: endpoint.name, properties: [...reference.required, ...reference.optional].sort() })
       }
+      // BambooHR's look-alike holds what the employee and time off writes did
+      const directory = (yield* direct(sandbox, "hris", "/employees/directory")).employees as Array<Json>
+      expect(directory.filter((employee) => employee.workEmail === "wire.case@example.com").map((employee) => [employee.firstName, employee.lastName]))
+        .toEqual([["Wire", "Case"]])
+      const [canceled] = (yield* direct(sandbox, "hris", `/time_off/requests?start=1900-01-01&end=9999-12-31&id=${timeOff[0]!.id}`)) as Array<Json>
+      expect(canceled!.status.status).toBe("canceled")
+      const created = (yield* direct(sandbox, "hris", `/time_off/requests?start=2025-02-03&end=2025-02-04&employeeId=${employees[0]!.id}`)) as Array<Json>
+      expect(created.map((request) => [request.type.id, request.status.status, request.amount])).toEqual([[64, "requested", { unit: "days", amount: 2 }]])
     }))
 })

@@ -32,16 +32,86 @@ export interface EmployeeRec {
   files: Array<EmployeeFile>
 }
 
+/** A time off type (BambooHR's List Time Off Types): what the leave is for, counted in hours or days. */
+export interface TimeOffType {
+  id: number
+  name: string
+  units: "hours" | "days"
+  color: string
+  icon: string
+}
+
+/** A time off policy (List Time Off Policies) of a type; every employee is on every policy here. */
+export interface TimeOffPolicy {
+  id: number
+  timeOffTypeId: number
+  name: string
+  type: "accruing" | "discretionary" | "manual"
+  /** What an accruing or manual policy grants a year, in its type's units (none for discretionary). */
+  perYear: number
+}
+
+/** BambooHR's request statuses (List Time Off Requests' status filter names them). */
+export type TimeOffStatus = "approved" | "denied" | "superceded" | "requested" | "canceled"
+
+export interface TimeOffRequestRec {
+  id: number
+  employeeId: number
+  typeId: number
+  /** YYYY-MM-DD, both inclusive. */
+  start: string
+  end: string
+  /** The amount per day (YYYY-MM-DD → hours or days), in the type's units. */
+  dates: Record<string, number>
+  amount: number
+  status: TimeOffStatus
+  created: number
+  lastChanged: number
+  notes: { employee?: string; manager?: string }
+}
+
 export interface HrisState {
   readonly employees: Map<number, EmployeeRec>
   /** table name → rows (all employees), in id order. */
   readonly tables: Map<string, Array<TableRow>>
   readonly categories: Array<{ id: number; name: string }>
-  readonly next: { employee: number; row: number; file: number }
+  readonly timeOffTypes: Array<TimeOffType>
+  readonly timeOffPolicies: Array<TimeOffPolicy>
+  /** In id order. */
+  readonly timeOffRequests: Array<TimeOffRequestRec>
+  readonly next: { employee: number; row: number; file: number; timeOffRequest: number }
 }
 
 export const EMPLOYEE_ID_BASE = 101
 export const HRIS_FILE_BASE = 50001
+export const TIME_OFF_REQUEST_BASE = 1301
+
+/** The company's time off types and policies: fixed, like the file categories. */
+const TIME_OFF_TYPES: ReadonlyArray<TimeOffType> = [
+  { id: 64, name: "Vacation", units: "days", color: "56afdd", icon: "airplane" },
+  { id: 65, name: "Sick", units: "hours", color: "e06666", icon: "medical-briefcase" },
+  { id: 66, name: "Bereavement", units: "days", color: "999999", icon: "heart" },
+  { id: 67, name: "Jury Duty", units: "days", color: "6aa84f", icon: "gavel" }
+]
+const TIME_OFF_POLICIES: ReadonlyArray<TimeOffPolicy> = [
+  { id: 1, timeOffTypeId: 64, name: "Vacation Full-Time", type: "accruing", perYear: 20 },
+  { id: 2, timeOffTypeId: 65, name: "Sick Leave", type: "manual", perYear: 80 },
+  { id: 3, timeOffTypeId: 66, name: "Bereavement", type: "discretionary", perYear: 0 },
+  { id: 4, timeOffTypeId: 67, name: "Jury Duty", type: "discretionary", perYear: 0 }
+]
+
+/** The weekdays from `start` to `end` (YYYY-MM-DD, inclusive), each `perDay`: what a request counts by default. */
+export const weekdayAmounts = (start: string, end: string, perDay: number): Record<string, number> => {
+  const dates: Record<string, number> = {}
+  for (let at = Date.parse(start); at <= Date.parse(end); at += DAY) {
+    const weekday = new Date(at).getUTCDay()
+    if (weekday !== 0 && weekday !== 6) dates[ymd(at)] = perDay
+  }
+  return dates
+}
+
+/** One day off counts 1 in days, 8 in hours. */
+export const perDayIn = (units: TimeOffType["units"]): number => (units === "hours" ? 8 : 1)
 export const TABLES = ["jobInfo", "employmentStatus", "compensation"] as const
 
 /** Fields that come from the current jobInfo row. */
@@ -66,7 +136,10 @@ export const generateHris = (seed: number, count: number, files: FileStore): Hri
       { id: 2, name: "Signed Documents" },
       { id: 3, name: "Workflow Attachments" }
     ],
-    next: { employee: EMPLOYEE_ID_BASE, row: 1, file: HRIS_FILE_BASE }
+    timeOffTypes: TIME_OFF_TYPES.map((type) => ({ ...type })),
+    timeOffPolicies: TIME_OFF_POLICIES.map((policy) => ({ ...policy })),
+    timeOffRequests: [],
+    next: { employee: EMPLOYEE_ID_BASE, row: 1, file: HRIS_FILE_BASE, timeOffRequest: TIME_OFF_REQUEST_BASE }
   }
   const n = Math.max(1, count)
   for (let i = 0; i < n; i++) {
@@ -203,7 +276,43 @@ export const generateHris = (seed: number, count: number, files: FileStore): Hri
       })
     }
   }
+  generateTimeOff(seed, state)
   return state
+}
+
+/**
+ * Up to three time off requests per employee in the data's year, from their own random stream
+ * (the employees and files above draw the same numbers as before time off existed).
+ */
+const generateTimeOff = (seed: number, state: HrisState): void => {
+  let index = 0
+  for (const employee of state.employees.values()) {
+    const rng = rngFor(seed, "hris-time-off", index++)
+    const count = rng.int(0, 3)
+    for (let r = 0; r < count; r++) {
+      const type = rng.weighted([[64, 60], [65, 30], [66, 5], [67, 5]] as const)
+      const units = state.timeOffTypes.find((candidate) => candidate.id === type)?.units ?? "days"
+      const startAt = DATA_START + rng.int(10, 340) * DAY
+      const start = ymd(startAt)
+      const end = ymd(startAt + rng.int(0, 4) * DAY)
+      const dates = weekdayAmounts(start, end, perDayIn(units))
+      const created = startAt - rng.int(5, 40) * DAY
+      const status = rng.weighted([["approved", 60], ["requested", 20], ["denied", 10], ["canceled", 10]] as const)
+      state.timeOffRequests.push({
+        id: state.next.timeOffRequest++,
+        employeeId: employee.id,
+        typeId: type,
+        start,
+        end,
+        dates,
+        amount: Object.values(dates).reduce((sum, amount) => sum + amount, 0),
+        status,
+        created,
+        lastChanged: status === "requested" ? created : created + rng.int(0, 4) * DAY,
+        notes: rng.chance(0.5) ? { employee: rng.pick(["Family trip", "Doctor appointment", "Moving house", "Long weekend"]) } : {}
+      })
+    }
+  }
 }
 
 export const addRow = (state: HrisState, table: string, employeeId: number, fields: Fields): TableRow => {

@@ -48,6 +48,12 @@ export const employeeFields = (context: HrisContext, employee: EmployeeRec, only
     supervisorEmail: supervisor === undefined ? null : (supervisor.fields["workEmail"] ?? null),
     employmentHistoryStatus: statusRow?.fields["employmentStatus"] ?? fields["employmentHistoryStatus"] ?? null,
     lastChanged: bambooTime(employee.lastChanged),
+    // the names BambooHR's Get Employee answer (GetEmployeeResponse) gives these
+    birthDate: fields["dateOfBirth"] ?? null,
+    marital: fields["maritalStatus"] ?? null,
+    jobTitleName: job?.fields["jobTitle"] ?? null,
+    reportsToId: supervisor === undefined ? null : String(supervisor.id),
+    reportsToName: supervisor === undefined ? null : fullName(supervisor),
     photoUrl: `${context.apiBase(origin)}/employees/${employee.id}/photo/small`,
     canUploadPhoto: 1,
     photoUploaded: fields["photoUploaded"] === "true"

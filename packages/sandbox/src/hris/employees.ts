@@ -10,7 +10,11 @@ import { fieldXml, sendJsonOrXml } from "./jsonOrXml.js"
 /** Employees: changes since a time, create, read chosen fields, update. */
 
 /** Derived or system fields a client can read but not write. */
-const READ_ONLY = new Set(["id", "displayName", "fullName1", "fullName2", "fullName3", "fullName4", "fullName5", "age", "lastChanged", "supervisor", "supervisorId", "supervisorEId", "supervisorEmail", "photoUrl", "canUploadPhoto", "employmentHistoryStatus"])
+const READ_ONLY = new Set(["id", "displayName", "fullName1", "fullName2", "fullName3", "fullName4", "fullName5", "age", "lastChanged", "supervisor", "supervisorId", "supervisorEId", "supervisorEmail", "photoUrl", "canUploadPhoto", "employmentHistoryStatus", "jobTitleName", "reportsToId", "reportsToName"])
+
+/** Get Employee's names of two stored fields (birthDate, marital), written as the fields they read. */
+const WRITE_ALIASES: Readonly<Record<string, string>> = { birthDate: "dateOfBirth", marital: "maritalStatus" }
+const storedName = (field: string): string => WRITE_ALIASES[field] ?? field
 
 /** Job fields live in the jobInfo table; writes to them go to a row there, not to the employee. */
 const isJobInfoField = (field: string): boolean => (JOB_INFO_FIELDS as ReadonlyArray<string>).includes(field)
@@ -48,10 +52,11 @@ export const employeeRoutes = (context: HrisContext): ReadonlyArray<Route> => [
     const state = context.state
     const fields: Fields = Object.fromEntries(EMPLOYEE_FIELDS.map((field) => [field, null]))
     const job: Fields = {}
-    for (const [field, value] of Object.entries(body)) {
+    for (const [written, value] of Object.entries(body)) {
+      const field = storedName(written)
       if (isJobInfoField(field)) job[field] = cleanValue(field, value)
       else if (isEmployeeField(field)) fields[field] = cleanValue(field, value)
-      else throw bambooError(400, `Unknown or read-only field ${field}`)
+      else throw bambooError(400, `Unknown or read-only field ${written}`)
     }
     const at = context.tick()
     fields["status"] = fields["status"] ?? "Active"
@@ -78,11 +83,12 @@ export const employeeRoutes = (context: HrisContext): ReadonlyArray<Route> => [
     if (Object.keys(body).length === 0) throw bambooError(400, "No fields to update")
     const changes: Fields = {}
     const job: Fields = {}
-    for (const [field, value] of Object.entries(body)) {
-      if (READ_ONLY.has(field)) throw bambooError(400, `Field ${field} is read-only`)
+    for (const [written, value] of Object.entries(body)) {
+      if (READ_ONLY.has(written)) throw bambooError(400, `Field ${written} is read-only`)
+      const field = storedName(written)
       if (isJobInfoField(field)) job[field] = cleanValue(field, value)
       else if (isEmployeeField(field)) changes[field] = cleanValue(field, value)
-      else throw bambooError(400, `Unknown field ${field}`)
+      else throw bambooError(400, `Unknown field ${written}`)
     }
     const at = context.tick()
     Object.assign(employee.fields, changes)

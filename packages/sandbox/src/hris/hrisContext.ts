@@ -47,6 +47,11 @@ export class HrisContext {
     return this.options.files()
   }
 
+  /** The company's BambooHR domain (the `{companyDomain}` of its URLs). */
+  get companyDomain(): string {
+    return this.options.companyDomain
+  }
+
   /** The current time, for "current row" and age computations. */
   now(): number {
     return this.options.clock.now()

@@ -4,12 +4,24 @@ import { DATE_FIELDS } from "./fieldsBody.js"
 import type { HrisContext } from "./hrisContext.js"
 import { sendJsonOrXml, xmlEscape } from "./jsonOrXml.js"
 
-/** The account's metadata: the fields it knows, and the option lists of the job fields. */
+/** The account's metadata: the fields it knows, the option lists of the job fields, and the company's profile. */
 
 /** "jobTitle" → "Job Title". */
 const label = (alias: string): string => alias.replace(/([A-Z])/g, " $1").replace(/^./, (first) => first.toUpperCase())
 
 export const metadataRoutes = (context: HrisContext): ReadonlyArray<Route> => [
+  // Get Company Information: names derived from the company domain, a fixed address and phone
+  context.route("GET", "/company_information", (ctx) => {
+    const name = context.companyDomain.charAt(0).toUpperCase() + context.companyDomain.slice(1)
+    const information = {
+      legalName: `${name} Company, Inc.`,
+      displayName: name,
+      address: { line1: "1 Sandbox Way", line2: "Suite 100", city: "Lindon", state: "UT", zip: "84042" },
+      phone: "801-555-0100"
+    }
+    sendJsonOrXml(ctx, information, () =>
+      `<company><legalName>${xmlEscape(information.legalName)}</legalName><displayName>${xmlEscape(information.displayName)}</displayName></company>`)
+  }),
   context.route("GET", "/meta/fields", (ctx) => {
     const names = [...EMPLOYEE_FIELDS, ...JOB_INFO_FIELDS, "displayName", "supervisor", "supervisorEId", "employmentHistoryStatus", "lastChanged"]
     const fields = names.map((alias, index) => ({

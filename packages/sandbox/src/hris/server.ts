@@ -6,6 +6,7 @@ import { employeeRoutes } from "./employees.js"
 import { HrisContext, type HrisOptions } from "./hrisContext.js"
 import { metadataRoutes } from "./metadata.js"
 import { tableRoutes } from "./tables.js"
+import { timeOffRoutes } from "./timeOff.js"
 
 export type { HrisOptions } from "./hrisContext.js"
 
@@ -16,7 +17,7 @@ export type { HrisOptions } from "./hrisContext.js"
  */
 export const hrisRoutes = (options: HrisOptions): ReadonlyArray<Route> => {
   const context = new HrisContext(options)
-  return [...directoryRoutes(context), ...employeeRoutes(context), ...tableRoutes(context), ...employeeFileRoutes(context), ...metadataRoutes(context)]
+  return [...directoryRoutes(context), ...employeeRoutes(context), ...tableRoutes(context), ...employeeFileRoutes(context), ...metadataRoutes(context), ...timeOffRoutes(context)]
 }
 
 /** BambooHR's 404: an empty body, the reason in a header. */

@@ -261,6 +261,15 @@ const unmappedFields = (records: ReadonlyArray<unknown>, fields: ReadonlyArray<s
     !records.some((record) => typeof record === "object" && record !== null && present((record as Record<string, unknown>)[field]))
   )
 
+/**
+ * A download's answer is the document's bytes, which the clients read as text (parsed as JSON
+ * where it happens to be some): as bytes again, for the unified schema (a Uint8Array).
+ */
+const downloadedBytes = (body: unknown): Uint8Array =>
+  body instanceof Uint8Array
+    ? body
+    : new TextEncoder().encode(typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body))
+
 const unifiedIssues = (schema: Schema.Schema.Any, body: unknown): ReadonlyArray<string> => {
   const decoded = Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>, { errors: "all" })(body)
   return decoded._tag === "Right"
@@ -400,7 +409,10 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           const answerIssues = ok
             ? [
               ...(answer.clientIssues ?? []).map((issue) => `${options.unifiedClient?.name ?? "client"}: ${issue}`),
-              ...(unified === undefined ? [] : unifiedIssues(unified.success, answer.body).map((issue) => `unified: ${issue}`)),
+              ...(unified === undefined ? [] : unifiedIssues(
+                unified.success,
+                unified.kind === "download" ? downloadedBytes(answer.body) : answer.body
+              ).map((issue) => `unified: ${issue}`)),
               ...(reference === undefined ? [] : reference.issues(referenceBody).map((issue) => `StackOne ${reference.name}: ${issue}`))
             ]
             : []

@@ -405,17 +405,57 @@ export const examplesForUntyped = (document: object): object => {
   return walk(document) as object
 }
 
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
+
+/**
+ * The document with each answer's media types that give neither a schema nor an example left
+ * out (an answer left with none has no body). Prism cannot make up a body the document does not
+ * describe and fails the request with a 500 instead ("Tried to force a dynamic response for:
+ * application/json but schema is not defined": BambooHR's Create Time Off Request declares its
+ * 201 as `application/json: {}`); the mock answers the document's status without a body, which
+ * is all the document says. Only the mock's answers come from it: requests are held to the
+ * document as written.
+ */
+export const bodilessUndescribedAnswers = (document: object): object => {
+  const paths = (document as { paths?: unknown }).paths
+  if (paths === null || typeof paths !== "object") return document
+  const described = (media: unknown) =>
+    typeof media === "object" && media !== null && ("schema" in media || "example" in media || "examples" in media)
+  const answer = (response: unknown): unknown => {
+    const content = (response as { content?: unknown } | null)?.content
+    if (typeof content !== "object" || content === null) return response
+    const kept = Object.entries(content).filter(([, media]) => described(media))
+    if (kept.length === Object.keys(content).length) return response
+    const { content: _dropped, ...rest } = response as Record<string, unknown>
+    return kept.length === 0 ? rest : { ...rest, content: Object.fromEntries(kept) }
+  }
+  const operation = (node: unknown): unknown => {
+    const responses = (node as { responses?: unknown } | null)?.responses
+    if (typeof responses !== "object" || responses === null) return node
+    return { ...(node as object), responses: Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, answer(response)])) }
+  }
+  return {
+    ...document,
+    paths: Object.fromEntries(Object.entries(paths).map(([path, item]) => [
+      path,
+      typeof item === "object" && item !== null
+        ? Object.fromEntries(Object.entries(item).map(([key, value]) => [key, HTTP_METHODS.has(key) ? operation(value) : value]))
+        : item
+    ]))
+  }
+}
+
 /** A document's operations as Prism reads them: requests held to them as written, answers from the ids-in-path-form copy. */
 const operationsOf = (prismHttp: PrismHttp, document: object, label: string) =>
   Effect.gen(function*() {
     const readable = breakReferenceCycles(document)
-    // requests are held to the document as written; answers come from its copy with ids in path form and
-    // untyped values answered with their examples
+    // requests are held to the document as written; answers come from its copy with ids in path form,
+    // untyped values answered with their examples and undescribed bodies left out
     const [asWritten, answering] = yield* Effect.tryPromise({
       try: () =>
         Promise.all([
           prismHttp.getHttpOperationsFromSpec(readable),
-          prismHttp.getHttpOperationsFromSpec(examplesForUntyped(digitIdentifiers(readable)))
+          prismHttp.getHttpOperationsFromSpec(bodilessUndescribedAnswers(examplesForUntyped(digitIdentifiers(readable))))
         ]),
       catch: (cause) =>
         new ProviderDocumentRejected({
