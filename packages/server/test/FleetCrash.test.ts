@@ -183,13 +183,19 @@ const scenario = async (databaseUrl: string) => {
     expect(writes.some((write) => write.networkFailures > 0)).toBe(true)
     expect(writes.some((write) => write.answeredBy.includes(2))).toBe(true)
 
-    const seen = (await (await fetch(`${sandbox.origin}/_sandbox/requests?provider=hris`)).json()) as Array<{ method: string; path: string; body?: string }>
+    const seen = (await (await fetch(`${sandbox.origin}/_sandbox/requests?provider=hris`)).json()) as Array<
+      { method: string; path: string; body?: string; at: string; faults: Array<string>; headers: Record<string, unknown> }
+    >
     const sentFor = (marker: string) =>
-      seen.filter((request) => request.method === "POST" && request.path === writePath && (request.body ?? "").includes(`"${marker}"`)).length
+      seen.filter((request) => request.method === "POST" && request.path === writePath && (request.body ?? "").includes(`"${marker}"`))
     for (const write of writes) {
-      const count = sentFor(write.marker)
-      expect(count, write.key).toBeGreaterThanOrEqual(1)
-      expect(count, write.key).toBeLessThanOrEqual(1 + write.networkFailures)
+      const sent = sentFor(write.marker)
+      // when a write reaches the provider more often than its sends met the crash, the failure says when each
+      // arrived and what the sends were answered, to tell a takeover from a retry
+      const detail = `${write.key}: sent at ${sent.map((request) => `${request.at} (faults ${request.faults.join(",") || "none"})`).join(", ")}; ` +
+        `answered by ${write.answeredBy.join(",")}: ${write.results.map((result) => result.slice(0, 120)).join(" | ")}`
+      expect(sent.length, detail).toBeGreaterThanOrEqual(1)
+      expect(sent.length, detail).toBeLessThanOrEqual(1 + write.networkFailures)
     }
 
     // nothing acknowledged is lost: accounts, and every key's result (replayed, not sent again)
