@@ -13,6 +13,8 @@ import { sendJson } from "./http/responses.js"
 import type { Provider, Shared } from "./http/shared.js"
 import { generateLms, type LmsState } from "./lms/data.js"
 import { lmsNotFound, lmsRoutes } from "./lms/server.js"
+import type { LookAlikeInfo, LookAlikeProvider } from "./lookAlikes/LookAlike.js"
+import { LOOK_ALIKES } from "./lookAlikes/registry.js"
 import { mcpHandler, mcpToken } from "./mcp/server.js"
 import { consentOverHttp } from "./oauth/consentOverHttp.js"
 import { generateLever, oauthAdminRoutes, oauthLogBody, oauthNotFound, oauthRoutes, OAuthState, type LeverState } from "./oauth/server.js"
@@ -23,6 +25,9 @@ export type { LargeDocument, LargeDocumentOptions } from "./ats/largeDocument.js
 export type { FaultKind, FaultMatch, FaultPlan, RegisteredFault } from "./faults.js"
 export { FAULT_KINDS } from "./faults.js"
 export type { SeenRequest } from "./http/requestLog.js"
+export type { LookAlike, LookAlikeInfo, LookAlikeProvider } from "./lookAlikes/LookAlike.js"
+export { LOOK_ALIKE_PROVIDERS } from "./lookAlikes/LookAlike.js"
+export { LOOK_ALIKES } from "./lookAlikes/registry.js"
 export type { Provider } from "./http/shared.js"
 export { DATA_START, SANDBOX_NOW } from "./clock.js"
 export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
@@ -83,10 +88,20 @@ export interface SandboxOptions {
   /** Interface to listen on (default 127.0.0.1). */
   readonly host?: string
   /** Fixed ports; 0 or absent = an ephemeral port. */
-  readonly ports?: { readonly ats?: number; readonly hris?: number; readonly lms?: number; readonly mcp?: number; readonly oauth?: number }
+  readonly ports?: {
+    readonly ats?: number
+    readonly hris?: number
+    readonly lms?: number
+    readonly mcp?: number
+    readonly oauth?: number
+    /** The look-alikes' ports, by provider. */
+    readonly lookAlikes?: Partial<Record<LookAlikeProvider, number>>
+  }
   readonly counts?: SandboxCounts
   /** Override the generated credentials. */
   readonly apiKeys?: { readonly ats?: string; readonly hris?: string; readonly lms?: string; readonly mcpToken?: string }
+  /** Override a look-alike's generated credentials (by provider; see `LookAlike.credentials`). */
+  readonly lookAlikeCredentials?: Partial<Record<LookAlikeProvider, Readonly<Record<string, string>>>>
   /** BambooHR company domain in `/api/gateway.php/{companyDomain}/v1` (default "sandbox"). */
   readonly companyDomain?: string
   /** "logical" (default): writes are stamped from 2025-01-01T00:00:00Z on, +1 s per write; "wall": real time. */
@@ -130,6 +145,11 @@ export interface Sandbox {
     /** Presses Allow or Deny on the consent page of `authorizationUrl` over HTTP; the redirect's URL (not followed). */
     consent(authorizationUrl: string, button: "Allow" | "Deny"): Promise<URL>
   }
+  /**
+   * The look-alikes of `LOOK_ALIKES` (Ashby, Workable, ...), by provider: origin, API base URL and
+   * credentials. One not yet built is absent.
+   */
+  readonly lookAlikes: Readonly<Partial<Record<LookAlikeProvider, LookAlikeInfo>>>
   /** The sandbox clock (write stamps, token expiry). `advance` moves it forward without a write; `reset` moves it back. */
   readonly clock: { readonly mode: ClockMode; now(): number; advance(ms: number): number }
   /** Stops all servers (open connections, including held "timeout" requests, are dropped). */
@@ -171,6 +191,8 @@ interface World {
   hris: HrisState
   lms: LmsState
   lever: LeverState
+  /** Each look-alike's data, by provider. */
+  lookAlikes: Map<LookAlikeProvider, unknown>
 }
 
 const generate = (seed: number, counts: Required<SandboxCounts>): World => {
@@ -180,7 +202,8 @@ const generate = (seed: number, counts: Required<SandboxCounts>): World => {
     ats: generateAts(seed, { applications: counts.applications, candidates: counts.candidates, jobs: counts.jobs, users: counts.atsUsers }, files),
     hris: generateHris(seed, counts.employees, files),
     lms: generateLms(seed, { users: counts.users, courses: counts.courses }),
-    lever: generateLever(seed, { opportunities: counts.opportunities, postings: counts.postings })
+    lever: generateLever(seed, { opportunities: counts.opportunities, postings: counts.postings }),
+    lookAlikes: new Map(LOOK_ALIKES.map((lookAlike) => [lookAlike.provider, lookAlike.generate(seed, files)]))
   }
 }
 
@@ -223,6 +246,17 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultRegistry()
   const log = new RequestLog()
   const servers: Partial<Record<Provider, ProviderServer>> = {}
+  const lookAlikeCredentials = new Map(LOOK_ALIKES.map((lookAlike) => [
+    lookAlike.provider,
+    { ...lookAlike.credentials(seed), ...options.lookAlikeCredentials?.[lookAlike.provider] }
+  ]))
+  const lookAlikeInfo = (): Partial<Record<LookAlikeProvider, LookAlikeInfo>> =>
+    Object.fromEntries(LOOK_ALIKES.flatMap((lookAlike) => {
+      const server = servers[lookAlike.provider]
+      return server === undefined
+        ? []
+        : [[lookAlike.provider, { url: server.url, baseUrl: lookAlike.baseUrl(server.url), credentials: lookAlikeCredentials.get(lookAlike.provider)! }]]
+    }))
 
   const reset = (): void => {
     world = generate(seed, counts)
@@ -237,7 +271,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     hris: servers.hris && { url: servers.hris.url, baseUrl: `${servers.hris.url}/api/gateway.php/${companyDomain}/v1`, apiKey: keys.hris, companyDomain },
     lms: servers.lms && { url: servers.lms.url, baseUrl: `${servers.lms.url}/api/v1`, apiKey: keys.lms },
     mcp: servers.mcp && { url: `${servers.mcp.url}/mcp`, protectedUrl: `${servers.mcp.url}/mcp-protected`, token: keys.mcp },
-    oauth: servers.oauth && { ...oauthUrls(servers.oauth.url), clientId: oauth.client.clientId, performAs: world.lever.users[0] }
+    oauth: servers.oauth && { ...oauthUrls(servers.oauth.url), clientId: oauth.client.clientId, performAs: world.lever.users[0] },
+    lookAlikes: lookAlikeInfo()
   })
 
   const clockAdmin = [
@@ -295,6 +330,23 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       notFound: oauthNotFound,
       logBody: oauthLogBody
     })
+    for (const lookAlike of LOOK_ALIKES) {
+      servers[lookAlike.provider] = await startProviderServer({
+        provider: lookAlike.provider,
+        shared,
+        host,
+        port: options.ports?.lookAlikes?.[lookAlike.provider] ?? 0,
+        routes: lookAlike.routes({
+          state: () => world.lookAlikes.get(lookAlike.provider),
+          files: () => world.files,
+          clock,
+          credentials: lookAlikeCredentials.get(lookAlike.provider)!
+        }),
+        notFound: lookAlike.notFound,
+        ...(lookAlike.onError === undefined ? {} : { onError: lookAlike.onError }),
+        ...(lookAlike.logBody === undefined ? {} : { logBody: lookAlike.logBody })
+      })
+    }
   } catch (e) {
     await Promise.all(Object.values(servers).map((s) => s.close()))
     throw e
@@ -305,6 +357,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const lms = servers.lms
   const mcp = servers.mcp
   const oauthServer = servers.oauth
+  const lookAlikeServers = LOOK_ALIKES.map((lookAlike) => servers[lookAlike.provider]!)
   let closed = false
   return {
     seed,
@@ -323,11 +376,12 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       revoke: (target) => oauth.revoke(target),
       consent: (authorizationUrl, button) => consentOverHttp(oauthServer.url, authorizationUrl, button)
     },
+    lookAlikes: lookAlikeInfo(),
     clock: { mode: clock.mode, now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     close: async () => {
       if (closed) return
       closed = true
-      await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close(), oauthServer.close()])
+      await Promise.all([ats.close(), hris.close(), lms.close(), mcp.close(), oauthServer.close(), ...lookAlikeServers.map((server) => server.close())])
     },
     reset,
     addLargeDocument: (options) => attachLargeDocument(world.ats, world.files, ats.url, options),

@@ -1,10 +1,12 @@
 import type { SandboxOptions } from "./index.js"
+import { LOOK_ALIKE_PROVIDERS } from "./lookAlikes/LookAlike.js"
 
 /**
  * The sandbox's options from the environment, for every process that starts it (`pnpm sandbox`,
  * `switchyard sandbox`, `switchyard demo`): SANDBOX_SEED (42), SANDBOX_HOST (127.0.0.1),
  * SANDBOX_ATS_PORT (4101), SANDBOX_HRIS_PORT (4102), SANDBOX_LMS_PORT (4103), SANDBOX_MCP_PORT
- * (4104), SANDBOX_OAUTH_PORT (4105), 0 for a free port, and SANDBOX_CLOCK (logical|wall).
+ * (4104), SANDBOX_OAUTH_PORT (4105), the look-alikes' SANDBOX_<PROVIDER>_PORT (4106 on, in
+ * `LOOK_ALIKE_PROVIDERS` order: SANDBOX_ASHBY_PORT 4106, ...), 0 for a free port, and SANDBOX_CLOCK (logical|wall).
  */
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): SandboxOptions => {
   const envInt = (name: string, fallback: number): number => {
@@ -23,7 +25,10 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): SandboxOpt
       hris: envInt("SANDBOX_HRIS_PORT", 4102),
       lms: envInt("SANDBOX_LMS_PORT", 4103),
       mcp: envInt("SANDBOX_MCP_PORT", 4104),
-      oauth: envInt("SANDBOX_OAUTH_PORT", 4105)
+      oauth: envInt("SANDBOX_OAUTH_PORT", 4105),
+      lookAlikes: Object.fromEntries(
+        LOOK_ALIKE_PROVIDERS.map((provider, index) => [provider, envInt(`SANDBOX_${provider.toUpperCase()}_PORT`, 4106 + index)])
+      )
     },
     ...(clock === "wall" || clock === "logical" ? { clock } : {})
   }
