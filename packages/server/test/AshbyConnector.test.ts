@@ -75,24 +75,33 @@ const setup = Effect.gen(function*() {
     client.actions.rpc_action({ headers, payload })
   /** Every record of a paged action through the RPC, with the number of pages. */
   const allByRpc = (action: string, pageSize: number, query: Record<string, unknown> = {}) =>
-    Effect.gen(function*() {
-      const records: Array<Json> = []
-      let cursor: unknown
-      let pages = 0
-      do {
-        const page = yield* rpc({ action, query: { ...query, page_size: pageSize, ...(cursor ? { cursor } : {}) } })
-        records.push(...(page.data as ReadonlyArray<Json>))
-        cursor = page.next
-        pages++
-      } while (cursor)
-      return { records, pages }
-    })
+    unifiedPages((cursor) =>
+      Effect.map(rpc({ action, query: { ...query, page_size: pageSize, ...(cursor ? { cursor } : {}) } }), (page) => ({
+        data: page.data as ReadonlyArray<unknown>,
+        next: page.next as string | null | undefined
+      }))
+    )
   return { sandbox, client, account, headers, rpc, allByRpc }
 })
 
 /** The Ashby calls the server made, with their JSON bodies. */
 const sent = (sandbox: Sandbox, endpoint: string) =>
   sandbox.requests("ashby").filter((r) => r.path === `/${endpoint}`).map((r) => JSON.parse(r.body ?? "{}") as Json)
+
+/** Every record of a unified list, page after page, with the number of pages. */
+const unifiedPages = <E, R>(list: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E, R>) =>
+  Effect.gen(function*() {
+    const records: Array<Json> = []
+    let next: string | null | undefined
+    let pages = 0
+    do {
+      const page = yield* list(next ?? undefined)
+      records.push(...(page.data as ReadonlyArray<Json>))
+      next = page.next
+      pages++
+    } while (next)
+    return { records, pages }
+  })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
 
@@ -141,16 +150,12 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       const reasons = (yield* call(sandbox, "archiveReason.list")).body.results as Array<Json>
       sandbox.clearRequests()
 
-      const records: Array<Json> = []
-      let next: string | null | undefined
-      let pages = 0
-      do {
-        const page = yield* client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } })
-        Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
-        records.push(...(page.data as ReadonlyArray<Json>))
-        next = page.next
-        pages++
-      } while (next)
+      const { pages, records } = yield* unifiedPages((next) =>
+        Effect.tap(
+          client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } }),
+          (page) => Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
+        )
+      )
       expect(pages).toBe(Math.ceil(raw.length / 7))
       expect(ids(records)).toEqual(ids(raw))
       const bodies = sent(sandbox, "application.list")
@@ -293,16 +298,12 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
     Effect.gen(function*() {
       const { client, headers, sandbox } = yield* setup
       const raw = yield* everything(sandbox, "candidate.list")
-      const records: Array<Json> = []
-      let next: string | null | undefined
-      let pages = 0
-      do {
-        const page = yield* client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } })
-        Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
-        records.push(...(page.data as ReadonlyArray<Json>))
-        next = page.next
-        pages++
-      } while (next)
+      const { pages, records } = yield* unifiedPages((next) =>
+        Effect.tap(
+          client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } }),
+          (page) => Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
+        )
+      )
       expect(pages).toBe(Math.ceil(raw.length / 25))
       expect(ids(records)).toEqual(ids(raw))
       for (const record of records) decodeCandidate(record)
