@@ -56,6 +56,7 @@ export class AshbyContext {
   endpoint(name: string, handler: (ctx: Ctx, body: Record<string, unknown>) => void): Route {
     const run: Handler = (ctx) => {
       const credentials = basicAuth(ctx.req)
+      // the documentation gives the statuses, not these refusals' codes
       if (credentials === undefined || credentials.user === "") throw ashbyError("unauthenticated", "Missing API key: send it as the Basic auth user name", 401)
       if (credentials.user !== this.options.apiKey) throw ashbyError("invalid_api_key", "The API key is wrong or deactivated", 403)
       const type = String(ctx.req.headers["content-type"] ?? "")
@@ -88,6 +89,8 @@ export class AshbyContext {
     let since: number | undefined
     if (body["syncToken"] !== undefined) {
       const token = decode(String(body["syncToken"])) as { readonly t?: unknown } | undefined
+      // the guide says a client starts a full sync again when its token no longer works; the code used here
+      // (sync_token_expired) was not confirmed in the pages read
       if (typeof token?.t !== "number") throw ashbyError("sync_token_expired", "The sync token is not valid; start a full sync")
       since = token.t
     }
