@@ -22,6 +22,7 @@ layer(Registry)("built-in connectors", (it) => {
       const registry = yield* ConnectorRegistry
       const sources = builtinConnectorSources()
       expect(sources.map((s) => Path.basename(Path.dirname(s.file)) + "@" + Path.basename(s.file, ".yaml"))).toEqual([
+        "ashby@1.0.0",
         "bamboohr@1.0.0",
         "bamboohr@1.1.0",
         "bamboohr@1.2.0",
@@ -64,7 +65,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(41)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
