@@ -29,6 +29,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.2.0~builtin",
+        "workable@1.0.0~builtin",
         "workday@1.0.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
