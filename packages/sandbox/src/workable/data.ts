@@ -150,7 +150,7 @@ export const generateWorkable = (seed: number): WorkableState => {
   const states: ReadonlyArray<WorkableJob["state"]> = ["published", "published", "published", "draft", "closed", "published", "archived", "published"]
   const jobs: Array<WorkableJob> = Array.from({ length: WORKABLE_COUNTS.jobs }, (_, i) => {
     const rng = rngFor(seed, "workable-job", i)
-    const createdAt = DATA_START + i * 9 * DAY + rng.int(0, DAY)
+    const createdAt = DATA_START + i * 9 * DAY + rng.int(0, DAY / 1000) * 1000
     return {
       id: hexId(0x6188_4e2, i),
       shortcode: `${prefix}${String(i + 1).padStart(3, "0")}`,
@@ -170,8 +170,9 @@ export const generateWorkable = (seed: number): WorkableState => {
     const lastname = rng.pick(W.LAST_NAMES)
     const job = jobs[rng.int(0, jobs.length - 1)]!
     const stage = rng.weighted(stages.map((s) => [s.slug, s.slug === "hired" ? 1 : s.slug === "offer" ? 1 : 3] as const))
-    const createdAt = Math.min(DATA_START + 90 * DAY + i * 4 * DAY + rng.int(0, DAY), SANDBOX_NOW - DAY)
-    const updatedAt = Math.min(createdAt + rng.int(1, 40) * DAY + rng.int(0, DAY), SANDBOX_NOW - 1000)
+    // whole seconds, as Workable renders them
+    const createdAt = Math.min(DATA_START + 90 * DAY + i * 4 * DAY + rng.int(0, DAY / 1000) * 1000, SANDBOX_NOW - DAY)
+    const updatedAt = Math.min(createdAt + rng.int(1, 40) * DAY + rng.int(0, DAY / 1000) * 1000, SANDBOX_NOW - 1000)
     const disqualified = stage !== "hired" && rng.chance(0.25)
     const withdrew = disqualified && rng.chance(0.3)
     const sourced = rng.chance(0.4)
