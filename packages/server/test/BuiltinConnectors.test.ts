@@ -63,9 +63,10 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.0.0",
         "thinkific@1.1.0",
         "thinkific@1.2.0",
+        "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(43)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

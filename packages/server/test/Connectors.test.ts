@@ -30,6 +30,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.2.0~builtin",
+        "workable@1.0.0~builtin",
         "workday@1.0.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
@@ -452,7 +453,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 17, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 18, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
