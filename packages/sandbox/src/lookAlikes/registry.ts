@@ -1,4 +1,7 @@
+import { smartRecruitersLookAlike } from "../smartrecruiters/smartRecruitersLookAlike.js"
 import type { LookAlike } from "./LookAlike.js"
 
 /** The look-alikes `startSandbox` starts, one line each. */
-export const LOOK_ALIKES: ReadonlyArray<LookAlike> = []
+export const LOOK_ALIKES: ReadonlyArray<LookAlike> = [
+  smartRecruitersLookAlike
+]
