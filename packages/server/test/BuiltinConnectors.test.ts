@@ -54,6 +54,7 @@ layer(Registry)("built-in connectors", (it) => {
         "rippling@1.0.0",
         "rippling@1.1.0",
         "rippling@1.2.0",
+        "smartrecruiters@1.0.0",
         "successfactors@1.0.0",
         "successfactors@1.1.0",
         "talentlms@1.0.0",
@@ -66,7 +67,7 @@ layer(Registry)("built-in connectors", (it) => {
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(43)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(44)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
