@@ -28,6 +28,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "rippling@1.2.0~builtin",
         "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
+        "teamtailor@1.0.0~builtin",
         "thinkific@1.2.0~builtin",
         "workday@1.0.0~builtin"
       ])

@@ -2,14 +2,13 @@ import type { Route } from "../router.js"
 import type { TeamtailorContext } from "./teamtailorContext.js"
 
 /**
- * The account's directory, each a list and one by id: stages (of every job; `filter[job]`), users
+ * The account's directory, each a list and one by id: stages (of every job), users
  * (`filter[email]`, `filter[department]`), departments, locations and reject reasons.
  */
 export const directoryRoutes = (context: TeamtailorContext): ReadonlyArray<Route> => [
   context.route("GET", "/stages", (ctx) => {
-    const job = ctx.query.get("filter[job]")
     const views = context.views(ctx)
-    context.list(ctx, "stages", context.state.stages.filter((s) => job === null || String(s.job_id) === job).map((s) => views.stage(s)))
+    context.list(ctx, "stages", context.state.stages.map((s) => views.stage(s)))
   }),
   context.route("GET", "/stages/:id", (ctx, params) => context.one(ctx, context.views(ctx).stage(context.find(context.state.stages, params["id"])))),
   context.route("GET", "/users", (ctx) => {
