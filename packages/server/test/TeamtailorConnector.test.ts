@@ -8,6 +8,8 @@ import {
   AtsCandidateResult,
   AtsCandidatesList
 } from "@switchyard/api"
+import { HttpServer } from "@effect/platform"
+import { StackOne } from "@stackone/stackone-client-ts"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
@@ -64,7 +66,8 @@ const setup = Effect.gen(function*() {
   sandbox.clearRequests()
   sandbox.faults.clear()
   const info = lookAlike(sandbox)
-  const { client } = yield* freshProject
+  const project = yield* freshProject
+  const client = project.client
   const account = yield* client.accounts.create_account({
     payload: accountBody({ connector_key: "teamtailor", credentials: { apiKey: info.credentials["apiKey"]! }, settings: { base_url: info.baseUrl } })
   })
@@ -85,7 +88,10 @@ const setup = Effect.gen(function*() {
       } while (cursor)
       return { records, pages }
     })
-  return { sandbox, info, client, account, headers, rpc, rpcAll }
+  const address = (yield* HttpServer.HttpServer).address
+  const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
+  const stackOne = new StackOne({ serverURL: origin, security: { username: project.key, password: "" }, retryConfig: { strategy: "none" } })
+  return { sandbox, info, client, account, headers, rpc, rpcAll, stackOne }
 })
 
 const requestsTo = (sandbox: Sandbox, path: string) => sandbox.requests("teamtailor").filter((r) => r.path === `/v1${path}`)
@@ -342,6 +348,18 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
         created_at: utc(rich.attributes["created-at"]),
         updated_at: utc(rich.attributes["updated-at"])
       })
+      // Teamtailor's pages hold at most 30 (a larger page[size] is refused): the connector asks for 30
+      sandbox.clearRequests()
+      const big = yield* client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 100 } })
+      expect(ids(big.data as ReadonlyArray<Json>)).toEqual(ids(raw.slice(0, 30)))
+      expect(requestsTo(sandbox, "/candidates")[0]!.query["page[size]"]).toBe("30")
+      const tooBig = yield* Effect.promise(() =>
+        fetch(`${lookAlike(sandbox).baseUrl}/candidates?page%5Bsize%5D=31`, {
+          headers: { authorization: `Token token=${lookAlike(sandbox).credentials["apiKey"]}`, "x-api-version": API_VERSION }
+        })
+      )
+      expect(tooBig.status).toBe(400)
+
       const pool = raw.find((c) => c.relationships["job-applications"].data.length === 0)!
       expect(byId.get(pool.id)).toMatchObject({ application_ids: [], remote_application_ids: [] })
 
@@ -450,13 +468,26 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(ids(onlyPublished.records)).toEqual(ids(published))
     }))
 
-  it.effect("stages, reject reasons, users, departments and locations through the action RPC: lists, gets, 404s", () =>
+  it.effect("interview and application stages, reject reasons, users, departments and locations through the action RPC: lists, gets, 404s", () =>
     Effect.gen(function*() {
       const { rpc, rpcAll, sandbox } = yield* setup
       const cases: ReadonlyArray<{ list: string; get: string; path: string; expected: (r: Json) => Json }> = [
         {
           list: "ats_list_interview_stages",
           get: "ats_get_interview_stage",
+          path: "/stages",
+          expected: (s) => ({
+            id: s.id,
+            remote_id: s.id,
+            name: s.attributes.name,
+            order: s.attributes["row-order"],
+            created_at: utc(s.attributes["created-at"]),
+            updated_at: utc(s.attributes["updated-at"])
+          })
+        },
+        {
+          list: "ats_list_application_stages",
+          get: "ats_get_application_stage",
           path: "/stages",
           expected: (s) => ({
             id: s.id,
@@ -512,6 +543,40 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
         expect((yield* rpc({ action: get, path: { id: last.id } })).data).toEqual(expected(last))
         expect(yield* errorTag(rpc({ action: get, path: { id: "987654321" } }))).toBe("NotFound")
       }
+    }))
+
+  it.effect("the StackOne SDK lists and reads applications and candidates, and moves and rejects an application", () =>
+    Effect.gen(function*() {
+      const { account, client, headers, sandbox, stackOne } = yield* setup
+      const sdk = <A>(call: () => Promise<A>) => Effect.promise(call)
+      const applications = yield* sdk(() => stackOne.ats.listApplications({ xAccountId: account.id, pageSize: "5" }))
+      expect(applications.statusCode).toBe(200)
+      const ours = yield* client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 5 } })
+      expect(applications.applicationsPaginated?.data?.map((a) => a.id)).toEqual(ids(ours.data as ReadonlyArray<Json>))
+      const second = yield* sdk(() => stackOne.ats.listApplications({ xAccountId: account.id, pageSize: "5", next: applications.applicationsPaginated!.next! }))
+      const firstTen = (yield* ttApi(sandbox, "/job-applications?page%5Bsize%5D=10")).data as Array<Json>
+      expect(second.applicationsPaginated?.data?.map((a) => a.id)).toEqual(ids(firstTen.slice(5)))
+
+      const candidates = yield* sdk(() => stackOne.ats.listCandidates({ xAccountId: account.id, pageSize: "30" }))
+      expect(candidates.candidatesPaginated?.data).toHaveLength(30)
+      const first = candidates.candidatesPaginated!.data![0]!
+      const one = yield* sdk(() => stackOne.ats.getCandidate({ xAccountId: account.id, id: first.id! }))
+      expect(one.candidateResult?.data).toEqual(first)
+
+      const raw = yield* everything(sandbox, "/job-applications", "&include=stage,reject-reason&filter%5Bstage-type%5D=In%20process")
+      const open = raw.data.find((a) => a.relationships["reject-reason"].data === null)!
+      const current = find(raw.included, "stages", open.relationships.stage.data.id)!
+      const job = yield* ttApi(sandbox, `/job-applications/${open.id}?include=job`)
+      const stages = (yield* ttApi(sandbox, `/jobs/${job.data.relationships.job.data.id}?include=stages`)).included as Array<Json>
+      const hired = stages.find((s) => s.attributes["stage-type"] === "Hired" && s.id !== current.id)!
+      const moved = yield* sdk(() => stackOne.ats.moveApplication({ xAccountId: account.id, id: open.id, atsMoveApplicationRequestDto: { interviewStageId: hired.id } }))
+      expect(moved.moveApplicationResult?.data).toEqual({ id: open.id, remoteId: open.id })
+      expect((yield* ttApi(sandbox, `/job-applications/${open.id}?include=stage`)).data.relationships.stage.data.id).toBe(hired.id)
+      const rejected = yield* sdk(() => stackOne.ats.rejectApplication({ xAccountId: account.id, id: open.id, atsRejectApplicationRequestDto: {} }))
+      expect(rejected.rejectApplicationResult?.data).toEqual({ id: open.id, remoteId: open.id })
+      const after = yield* ttApi(sandbox, `/job-applications/${open.id}?include=reject-reason`)
+      expect(after.data.attributes["rejected-at"]).not.toBeNull()
+      expect(after.data.relationships["reject-reason"].data).toBeNull()
     }))
 
   it.effect("a 429 with Retry-After is retried and then answered; a lasting 429 and 5xx give the documented errors", () =>

@@ -103,7 +103,8 @@ describe("built-in connectors against the unified endpoints", () => {
     const rpcOnly: Record<string, ReadonlyArray<string>> = {
       lever: ["ats_list_jobs", "ats_get_job"],
       teamtailor: [
-        "ats_list_jobs", "ats_get_job", "ats_list_interview_stages", "ats_get_interview_stage", "ats_list_rejected_reasons",
+        "ats_list_jobs", "ats_get_job", "ats_list_interview_stages", "ats_get_interview_stage", "ats_list_application_stages",
+        "ats_get_application_stage", "ats_list_rejected_reasons",
         "ats_get_rejected_reason", "ats_list_users", "ats_get_user", "ats_list_departments", "ats_get_department",
         "ats_list_locations", "ats_get_location"
       ]
