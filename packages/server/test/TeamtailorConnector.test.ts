@@ -107,6 +107,16 @@ const decodeApplication = Schema.decodeUnknownSync(AtsApplication, { onExcessPro
 const decodeCandidate = Schema.decodeUnknownSync(AtsCandidate, { onExcessProperty: "error" })
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
+/** The unified stage of a Teamtailor stage (the same for interview and application stages). */
+const stageRecord = (s: Json) => ({
+  id: s.id,
+  remote_id: s.id,
+  name: s.attributes.name,
+  order: s.attributes["row-order"],
+  created_at: utc(s.attributes["created-at"]),
+  updated_at: utc(s.attributes["updated-at"])
+})
+
 const find = (included: ReadonlyArray<Json>, type: string, id: string | undefined) => included.find((r) => r.type === type && r.id === id)
 
 /** The unified application the connector should make of a job application and the resources it includes. */
@@ -476,27 +486,13 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
           list: "ats_list_interview_stages",
           get: "ats_get_interview_stage",
           path: "/stages",
-          expected: (s) => ({
-            id: s.id,
-            remote_id: s.id,
-            name: s.attributes.name,
-            order: s.attributes["row-order"],
-            created_at: utc(s.attributes["created-at"]),
-            updated_at: utc(s.attributes["updated-at"])
-          })
+          expected: stageRecord
         },
         {
           list: "ats_list_application_stages",
           get: "ats_get_application_stage",
           path: "/stages",
-          expected: (s) => ({
-            id: s.id,
-            remote_id: s.id,
-            name: s.attributes.name,
-            order: s.attributes["row-order"],
-            created_at: utc(s.attributes["created-at"]),
-            updated_at: utc(s.attributes["updated-at"])
-          })
+          expected: stageRecord
         },
         {
           list: "ats_list_rejected_reasons",
