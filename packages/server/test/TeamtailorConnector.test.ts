@@ -125,14 +125,7 @@ const expectedApplication = (a: Json, included: ReadonlyArray<Json>) => {
   const candidate = find(included, "candidates", a.relationships.candidate.data.id)!
   const reasonId: string | undefined = a.relationships["reject-reason"].data?.id
   const reason = find(included, "reject-reasons", reasonId)
-  const stageObject = {
-    id: stage.id,
-    remote_id: stage.id,
-    name: stage.attributes.name,
-    order: stage.attributes["row-order"],
-    created_at: utc(stage.attributes["created-at"]),
-    updated_at: utc(stage.attributes["updated-at"])
-  }
+  const stageObject = stageRecord(stage)
   const status = a.attributes["rejected-at"]
     ? { value: "rejected", source_value: "rejected" }
     : { value: ({ Inbox: "new", "In process": "active", Hired: "hired" } as Record<string, string>)[stage.attributes["stage-type"]], source_value: stage.attributes["stage-type"] }
