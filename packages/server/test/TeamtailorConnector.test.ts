@@ -6,7 +6,14 @@ import {
   AtsApplicationsList,
   AtsCandidate,
   AtsCandidateResult,
-  AtsCandidatesList
+  AtsApplicationStagesList,
+  AtsCandidatesList,
+  AtsDepartmentsList,
+  AtsInterviewStagesList,
+  AtsJobsList,
+  AtsLocationsList,
+  AtsRejectedReasonsList,
+  AtsUsersList
 } from "@switchyard/api"
 import { HttpServer } from "@effect/platform"
 import { StackOne } from "@stackone/stackone-client-ts"
@@ -426,9 +433,9 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect((yield* everything(sandbox, "/candidates")).data).toHaveLength(61)
     }))
 
-  it.effect("jobs through the action RPC: every status, page by page; one job; 404; a status filter", () =>
+  it.effect("jobs through the unified API and the action RPC: every status, page by page; one job; 404; a status filter", () =>
     Effect.gen(function*() {
-      const { rpc, rpcAll, sandbox } = yield* setup
+      const { client, headers, rpc, rpcAll, sandbox } = yield* setup
       const raw = yield* everything(sandbox, "/jobs", "&filter%5Bstatus%5D=all&include=department,locations,user")
       const published = (yield* everything(sandbox, "/jobs")).data
       expect(published.length).toBeLessThan(raw.data.length)
@@ -469,11 +476,39 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(yield* errorTag(rpc({ action: "ats_get_job", path: { id: "424242" } }))).toBe("NotFound")
       const onlyPublished = yield* rpcAll("ats_list_jobs", 30, { filter_status: "published" })
       expect(ids(onlyPublished.records)).toEqual(ids(published))
+
+      // the unified endpoints: the same records, pages by `next`; the unified status open is Teamtailor's published
+      const unified: Array<Json> = []
+      let next: string | null | undefined
+      do {
+        const page = yield* client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } })
+        Schema.decodeUnknownSync(AtsJobsList, { onExcessProperty: "error" })(page)
+        unified.push(...(page.data as ReadonlyArray<Json>))
+        next = page.next
+      } while (next)
+      expect(unified).toEqual(records)
+      expect((yield* client.unified_ats.ats_get_job({ headers, path: { id: job.id }, urlParams: {} })).data).toEqual(records[0])
+      expect(yield* errorTag(client.unified_ats.ats_get_job({ headers, path: { id: "424242" }, urlParams: {} }))).toBe("NotFound")
+      const open = yield* client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 30, filter: { status: "open" } } })
+      expect(ids(open.data as ReadonlyArray<Json>)).toEqual(ids(published))
+      expect(requestsTo(sandbox, "/jobs").at(-1)!.query["filter[status]"]).toBe("published")
     }))
 
-  it.effect("interview and application stages, reject reasons, users, departments and locations through the action RPC: lists, gets, 404s", () =>
+  it.effect("interview and application stages, reject reasons, users, departments and locations through the RPC and the unified API", () =>
     Effect.gen(function*() {
-      const { rpc, rpcAll, sandbox } = yield* setup
+      const { client, headers, rpc, rpcAll, sandbox } = yield* setup
+      const ats = client.unified_ats
+      type Page = { readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }
+      type ListCall = (params: { headers: typeof headers; urlParams: { page_size: number; next?: string } }) => Effect.Effect<Page, { readonly _tag: string }>
+      type GetCall = (params: { headers: typeof headers; path: { id: string }; urlParams: {} }) => Effect.Effect<{ readonly data: unknown }, { readonly _tag: string }>
+      const unifiedCalls: Record<string, { list: ListCall; get: GetCall; schema: Schema.Schema<any, any> }> = {
+        ats_list_interview_stages: { list: ats.ats_list_interview_stages, get: ats.ats_get_interview_stage, schema: AtsInterviewStagesList },
+        ats_list_application_stages: { list: ats.ats_list_application_stages, get: ats.ats_get_application_stage, schema: AtsApplicationStagesList },
+        ats_list_rejected_reasons: { list: ats.ats_list_rejected_reasons, get: ats.ats_get_rejected_reason, schema: AtsRejectedReasonsList },
+        ats_list_users: { list: ats.ats_list_users, get: ats.ats_get_user, schema: AtsUsersList },
+        ats_list_departments: { list: ats.ats_list_departments, get: ats.ats_get_department, schema: AtsDepartmentsList },
+        ats_list_locations: { list: ats.ats_list_locations, get: ats.ats_get_location, schema: AtsLocationsList }
+      }
       const cases: ReadonlyArray<{ list: string; get: string; path: string; expected: (r: Json) => Json }> = [
         {
           list: "ats_list_interview_stages",
@@ -525,12 +560,25 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       ]
       for (const { expected, get, list, path } of cases) {
         const raw = (yield* everything(sandbox, path)).data
-        const { pages, records } = yield* rpcAll(list, 4)
-        expect(pages).toBe(Math.ceil(raw.length / 4))
+        const { pages, records } = yield* rpcAll(list, 8)
+        expect(pages).toBe(Math.ceil(raw.length / 8))
         expect(records).toEqual(raw.map(expected))
         const last = raw.at(-1)!
         expect((yield* rpc({ action: get, path: { id: last.id } })).data).toEqual(expected(last))
         expect(yield* errorTag(rpc({ action: get, path: { id: "987654321" } }))).toBe("NotFound")
+
+        const unified = unifiedCalls[list]!
+        const listed: Array<unknown> = []
+        let next: string | null | undefined
+        do {
+          const page = yield* unified.list({ headers, urlParams: { page_size: 8, ...(next ? { next } : {}) } })
+          Schema.decodeUnknownSync(unified.schema, { onExcessProperty: "error" })(page)
+          listed.push(...page.data)
+          next = page.next
+        } while (next)
+        expect(listed).toEqual(records)
+        expect((yield* unified.get({ headers, path: { id: last.id }, urlParams: {} })).data).toEqual(expected(last))
+        expect(yield* errorTag(unified.get({ headers, path: { id: "987654321" }, urlParams: {} }))).toBe("NotFound")
       }
     }))
 
