@@ -61,13 +61,14 @@ layer(Registry)("built-in connectors", (it) => {
         "talentlms@1.1.0",
         "talentlms@1.2.0",
         "talentlms@1.3.0",
+        "teamtailor@1.0.0",
         "thinkific@1.0.0",
         "thinkific@1.1.0",
         "thinkific@1.2.0",
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(44)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(45)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
