@@ -279,6 +279,8 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(moved).toMatchObject({ statusCode: 200, data: { id: target.id, remote_id: target.id } })
       const [patch] = sandbox.requests("teamtailor").filter((r) => r.method === "PATCH")
       expect(patch!.path).toBe(`/v1/job-applications/${target.id}`)
+      // a JSON:API document, sent as one
+      expect(patch!.headers["content-type"]).toBe("application/vnd.api+json")
       expect(JSON.parse(patch!.body!)).toEqual({
         data: { id: target.id, type: "job-applications", relationships: { stage: { data: { type: "stages", id: interview.id } } } }
       })
@@ -402,6 +404,7 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(created).toMatchObject({ statusCode: 201, data: { id: expect.any(String), remote_id: expect.any(String) } })
       const id = created.data!.id as string
       const post = sandbox.requests("teamtailor").find((r) => r.method === "POST" && r.path === "/v1/candidates")!
+      expect(post.headers["content-type"]).toBe("application/vnd.api+json")
       expect(JSON.parse(post.body!)).toEqual({
         data: {
           type: "candidates",

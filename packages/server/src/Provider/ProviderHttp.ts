@@ -69,6 +69,12 @@ const callAttributes = (request: ProviderRequest, options: TransportOptions): Re
 /** Marks a body that claimed to be JSON and did not parse. */
 const malformedJson = Symbol("malformedJson")
 
+/** A JSON media type (`application/json`, `application/<name>+json`, with parameters) in a request's content-type header. */
+const jsonMediaTypeOf = (headers: Readonly<Record<string, string>>): string | undefined => {
+  const declared = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]
+  return declared !== undefined && /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(declared.trim()) ? declared.trim() : undefined
+}
+
 const decodeBody = (bytes: Uint8Array, contentType: string | undefined, responseType: ProviderRequest["responseType"]) => {
   if (responseType === "bytes") return bytes
   const text = new TextDecoder().decode(bytes)
@@ -175,7 +181,13 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const toHttpRequest = (request: ProviderRequest) => {
       let http = HttpClientRequest.make(request.method)(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
       const body = request.body
-      if (body?._tag === "Json") http = HttpClientRequest.bodyUnsafeJson(http, body.value)
+      if (body?._tag === "Json") {
+        // a JSON media type the connector declares (JSON:API's application/vnd.api+json) is the body's type
+        const declared = jsonMediaTypeOf(request.headers)
+        http = declared === undefined
+          ? HttpClientRequest.bodyUnsafeJson(http, body.value)
+          : HttpClientRequest.bodyText(http, JSON.stringify(body.value), declared)
+      }
       if (body?._tag === "Form") http = HttpClientRequest.bodyUrlParams(http, Object.entries(body.value))
       if (body?._tag === "Bytes") http = HttpClientRequest.bodyUint8Array(http, body.value, body.contentType)
       return http
