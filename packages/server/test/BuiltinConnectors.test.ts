@@ -50,6 +50,7 @@ layer(Registry)("built-in connectors", (it) => {
         "paylocity@1.0.0",
         "personio@1.0.0",
         "personio@1.1.0",
+        "recruitee@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
         "rippling@1.2.0",
@@ -64,7 +65,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(41)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

@@ -100,7 +100,10 @@ describe("built-in connectors against the unified endpoints", () => {
   it("every action named like a unified operation has its endpoint, but for the RPC-only ones", () => {
     // a renamed or misspelt action shows up here rather than as a 501 at run time; the unified ATS
     // jobs operations are not declared yet (the ATS breadth is its own work)
-    const rpcOnly: Record<string, ReadonlyArray<string>> = { lever: ["ats_list_jobs", "ats_get_job"] }
+    const rpcOnly: Record<string, ReadonlyArray<string>> = {
+      lever: ["ats_list_jobs", "ats_get_job"],
+      recruitee: ["ats_list_jobs", "ats_get_job", "ats_list_departments"]
+    }
     for (const connector of coverage) {
       expect([connector.key, connector.withoutEndpoint]).toEqual([connector.key, rpcOnly[connector.key] ?? []])
     }
