@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { AtsApplication, AtsCandidate } from "@switchyard/api"
+import { AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList } from "@switchyard/api"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
@@ -89,6 +89,23 @@ const errorTag = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) => Eff
 /** A provider refusal passed on as 400, with the provider's own status among its provider_errors. */
 const providerStatus = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) =>
   Effect.map(Effect.flip(effect), (error) => ({ tag: error._tag, status: (error as any).provider_errors?.[0]?.status }))
+
+/** Every record of a unified list, following `next`, each page checked against the list's schema. */
+const unifiedPages = <E>(
+  page: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E>,
+  schema: Schema.Schema<any, any>
+) =>
+  Effect.gen(function*() {
+    const records: Array<Json> = []
+    let next: string | undefined
+    do {
+      const answer = yield* page(next)
+      Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(answer)
+      records.push(...(answer.data as ReadonlyArray<Json>))
+      next = answer.next ?? undefined
+    } while (next !== undefined)
+    return records
+  })
 
 const candidatesPath = (sandbox: Sandbox) => `/c/${recruiteeOf(sandbox).credentials["companyId"]}/candidates`
 
@@ -192,7 +209,7 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       const job = offers.find((offer) => offer.status === "published")!
       const created = yield* rpc({
         action: "ats_create_candidate",
-        body: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.org", phone_numbers: [{ type: "mobile", phone: "+44 20 7946 0000" }], job_ids: [job.id] }
+        body: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.org", phone_numbers: [{ type: "mobile", phone: "+44 20 7946 0000" }], passthrough: { offers: [job.id] } }
       })
       const id = (created.data as Json).id as string
       expect(created.data).toEqual({ id, remote_id: id })
@@ -251,6 +268,28 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       const listed = yield* all("ats_list_departments", { page_size: 2 })
       expect(listed.records).toEqual(departments.map((d) => ({ id: String(d.id), remote_id: String(d.id), name: d.name })))
       fitsReference("ats_list_departments", listed.records)
+    }))
+
+  it.effect("answers the unified ATS endpoints for candidates and applications the same as the action RPC", () =>
+    Effect.gen(function*() {
+      const { account, all, client, sandbox } = yield* setup
+      const headers = { "x-account-id": account.id }
+      const viaRpc = yield* all("ats_list_candidates", { page_size: 20 })
+      const records = yield* unifiedPages((next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 20, ...(next ? { next } : {}) } }), AtsCandidatesList)
+      expect(records).toEqual(viaRpc.records)
+      const one = yield* client.unified_ats.ats_get_candidate({ headers, path: { id: records[3]!.id as string }, urlParams: {} })
+      expect(one.data).toEqual(records[3])
+      expect(yield* errorTag(client.unified_ats.ats_get_candidate({ headers, path: { id: "999999" }, urlParams: {} }))).toBe("NotFound")
+
+      const applications = yield* unifiedPages((next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 15, ...(next ? { next } : {}) } }), AtsApplicationsList)
+      expect(applications).toEqual((yield* all("ats_list_applications", { page_size: 15 })).records)
+      const application = yield* client.unified_ats.ats_get_application({ headers, path: { id: applications[0]!.id as string }, urlParams: {} })
+      expect(application.data).toEqual(applications[0])
+
+      const created = yield* client.unified_ats.ats_create_candidate({ headers, payload: { name: "Grace Hopper", email: "grace@example.org" } })
+      expect(created).toMatchObject({ statusCode: 201, data: { id: expect.any(String) } })
+      const raw = (yield* direct(sandbox, `/candidates?ids=${created.data!.id}`)).candidates as Array<Json>
+      expect(raw).toMatchObject([{ name: "Grace Hopper", emails: ["grace@example.org"], phones: [], placements: [] }])
     }))
 
   it.effect("a 429 is retried after its Retry-After, a lasting 5xx answers BadGateway, bad credentials are refused", () =>
