@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /*
- * Writes the unified HRIS and LMS surfaces (records, write bodies, queries and the endpoint group)
- * as Effect Schema source, from StackOne's reference OpenAPI documents
- * (`../shared/reference/stackone-openapi/{hris,lms}.json`, Apache-2.0; not part of the project).
+ * Writes the unified HRIS, LMS and ATS surfaces (records, write bodies, queries and the endpoint
+ * group) as Effect Schema source, from StackOne's reference OpenAPI documents
+ * (`../shared/reference/stackone-openapi/{hris,lms,ats}.json`, Apache-2.0; not part of the project).
  *
  *   node packages/api/scripts/generateUnified.mjs [referenceDir]
  *
- * The output is committed (`packages/api/src/Unified/{hris,lms}/*.generated.ts`); re-run it when the
- * reference changes. Where the spec (`../shared/spec/integration-platform-api.md`) defines a record
- * or body itself, the hand-written schema of `spec.ts` is used instead (the spec wins over the
- * reference): `OVERRIDES` below names them.
+ * The output is committed (`packages/api/src/Unified/{hris,lms,ats}/*.generated.ts`); re-run it when
+ * the reference changes. Where the spec (`../shared/spec/integration-platform-api.md`) defines a
+ * record or body itself, the hand-written schema of `spec.ts` (or a module it re-exports) is used
+ * instead (the spec wins over the reference): `OVERRIDES` below names them. Where it defines a whole
+ * operation (the ATS operations the spec lists), its hand-written endpoint (`specEndpoints.ts`) takes
+ * the reference's place in the group.
  *
  * Translation rules, the ones the hand-written ATS surface follows:
  * - every record field may be absent or null (`optionalNullable`), `id` too: the reference lets a
@@ -62,10 +64,23 @@ const OVERRIDES = {
     operations: {
       lms_list_user_assignments: { query: "LmsListUserAssignmentsParams", success: "LmsAssignmentsList" }
     }
+  },
+  ats: {
+    // the spec's note and offer records (hand-written with the operations the spec lists) answer the
+    // reference's other note and offer operations too
+    models: {
+      Note: { name: "AtsNote", fields: "ATS_NOTE_FIELDS" },
+      Offer: { name: "AtsOffer", fields: "ATS_OFFER_FIELDS" }
+    },
+    // the reference's offer operations take the same parameters as an application's
+    operations: {
+      ats_list_offers: { query: "AtsListOffersParams", success: "AtsOffersList" },
+      ats_get_offer: { query: "AtsGetOfferParams", success: "AtsOfferResult" }
+    }
   }
 }
 
-const PREFIX = { hris: "Hris", lms: "Lms" }
+const PREFIX = { hris: "Hris", lms: "Lms", ats: "Ats" }
 const RECORD_FIELDS_EXPORTS = [
   "CustomField",
   "DateTimeInput",
@@ -85,22 +100,52 @@ const generatedBanner = (category) =>
   "// Do not edit: change the generator (or the hand-written spec.ts) and run it again.\n"
 
 const refName = (ref) => ref.split("/").pop()
+
+/** The names a hand-written module exports, following its `export * from` lines. */
+const exportsOf = (file) => {
+  const source = readFileSync(file, "utf8")
+  const own = [...source.matchAll(/^export const (\w+)/gm)].map((match) => match[1])
+  const reexported = [...source.matchAll(/^export \* from "\.\/(\w+)\.js"/gm)].flatMap((match) =>
+    exportsOf(join(dirname(file), `${match[1]}.ts`))
+  )
+  return [...own, ...reexported]
+}
+
+/** The hand-written endpoints of a category (`specEndpoints.ts`), by operation id. */
+const specEndpointsOf = (category) => {
+  let source
+  try {
+    source = readFileSync(join(outDir, category, "specEndpoints.ts"), "utf8")
+  } catch {
+    return new Map()
+  }
+  return new Map(
+    [...source.matchAll(/^export const (\w+) = unifiedEndpoint\(\{[^}]*?\bid: "(\w+)"/gms)].map((match) => [match[2], match[1]])
+  )
+}
 const quote = (value) => JSON.stringify(value)
 const propertyKey = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name))
 
+/** Summaries given so far: one category's reads the same as another's (HRIS and ATS jobs) gets the category. */
+const summaries = new Set()
+
 function generate(category) {
+  const summaryOf = (summary) => {
+    const distinct = summaries.has(summary) ? `${summary} (${category.toUpperCase()})` : summary
+    summaries.add(distinct)
+    return distinct
+  }
   const document = JSON.parse(readFileSync(join(referenceDir, `${category}.json`), "utf8"))
   const components = document.components.schemas
   const prefix = PREFIX[category]
   const overrides = OVERRIDES[category]
   const specImports = new Set()
-  const specExports = new Set(
-    [...readFileSync(join(outDir, category, "spec.ts"), "utf8").matchAll(/^export const (\w+)/gm)].map((match) => match[1])
-  )
+  const specExports = new Set(exportsOf(join(outDir, category, "spec.ts")))
+  const specEndpoints = specEndpointsOf(category)
   const commonImports = new Set()
 
   const baseName = (component) => {
-    const stripped = component.replace(/^(HRIS|Hris|LMS|Lms)/, "").replace(/(ApiModel|Dto)$/, "")
+    const stripped = component.replace(/^(HRIS|Hris|LMS|Lms|ATS|Ats)/, "").replace(/(ApiModel|Dto)$/, "")
     // a reference model named like one the spec defines (its LmsAssignment) is told apart by a suffix
     return specExports.has(`${prefix}${stripped}`) ? `${prefix}${stripped}Record` : `${prefix}${stripped}`
   }
@@ -112,6 +157,13 @@ function generate(category) {
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       if (operation?.operationId === undefined) continue
+      const specEndpoint = specEndpoints.get(operation.operationId)
+      if (specEndpoint !== undefined) {
+        // the spec's own operation: its endpoint, records and queries are hand-written
+        specImports.add(specEndpoint)
+        operations.push({ id: operation.operationId, specEndpoint })
+        continue
+      }
       const ok = Object.entries(operation.responses).filter(([status]) => status < "300")
       const [status, response] = ok[0]
       const json = response.content?.["application/json"]?.schema?.$ref
@@ -133,6 +185,7 @@ function generate(category) {
       else if (answer === "BatchResultApiModel") kind = "batch"
       else if (answer === "WriteResultApiModel") kind = "upload"
       else if (answer === "CreateResult") kind = "create"
+      else if (/^Create\w+OrderResult$/.test(answer)) kind = "order"
       else throw new Error(`${operation.operationId}: no unified kind for ${method} answering ${answer}`)
       operations.push({
         id: operation.operationId,
@@ -313,6 +366,7 @@ function generate(category) {
   // write bodies
   const bodyOf = new Map()
   for (const operation of operations) {
+    if (operation.specEndpoint !== undefined) continue
     const override = overrides.operations[operation.id]
     if (override?.body !== undefined) {
       specImports.add(override.body)
@@ -342,6 +396,7 @@ function generate(category) {
   }
 
   for (const operation of operations) {
+    if (operation.specEndpoint !== undefined) continue
     const override = overrides.operations[operation.id]
     if (operation.kind === "download") {
       operation.query = "AtsDownloadDocumentParams"
@@ -349,8 +404,10 @@ function generate(category) {
     }
     if (operation.kind !== "list" && operation.kind !== "get") continue
     if (override?.query !== undefined) {
+      // a hand-written query's deprecated parameters are the reference's (it takes its proxy as deepObject)
       specImports.add(override.query)
       operation.query = override.query
+      operation.deprecated = operation.parameters.filter((parameter) => parameter.deprecated === true).map((parameter) => parameter.name)
       continue
     }
     const record = override?.record ?? recordOf.get(operation.record)?.name
@@ -424,6 +481,7 @@ function generate(category) {
   // -------------------------------------------------------------------------------------------
   const envelopes = new Map()
   for (const operation of operations) {
+    if (operation.specEndpoint !== undefined) continue
     const override = overrides.operations[operation.id]
     if (operation.kind !== "list" && operation.kind !== "get") continue
     if (override?.success !== undefined && override.record === undefined) {
@@ -441,6 +499,7 @@ function generate(category) {
   }
 
   const endpoints = operations.map((operation) => {
+    if (operation.specEndpoint !== undefined) return `  .add(${operation.specEndpoint})`
     const path = operation.path.replace(/\{(\w+)\}/g, ":$1")
     const parts = [`kind: ${quote(operation.kind)}`, `id: ${quote(operation.id)}`, `path: ${quote(path)}`]
     if (operation.query !== undefined) parts.push(`query: ${operation.query}`)
@@ -449,7 +508,7 @@ function generate(category) {
     const body = bodyOf.get(operation.id)
     if (body !== undefined) parts.push(`body: ${body}`)
     if (operation.answersRecord) parts.push("answersRecord: true")
-    parts.push(`summary: ${quote(operation.summary)}`)
+    parts.push(`summary: ${quote(summaryOf(operation.summary))}`)
     if (operation.kind === "list" || operation.kind === "get") {
       const deprecated = operation.deprecated?.length ? `, deprecated: ${quote(operation.deprecated)}` : ""
       parts.push(`openApi: documentUnifiedQuery({ proxy: ${quote(operation.proxyStyle ?? "deepObject")}${deprecated} })`)
@@ -507,7 +566,7 @@ function generate(category) {
 }
 
 // The group module names the records it uses; they are found in its text once it is assembled.
-for (const category of ["hris", "lms"]) {
+for (const category of ["hris", "lms", "ats"]) {
   const out = generate(category)
   const prefix = PREFIX[category]
   const recordNames = new Set([...out.records.matchAll(/^export const (\w+)/gm)].map((match) => match[1]))

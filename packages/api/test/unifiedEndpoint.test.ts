@@ -9,7 +9,7 @@ const endpoints = [UnifiedAtsGroup, UnifiedHrisGroup, UnifiedLmsGroup].flatMap((
 
 describe("unifiedEndpoint", () => {
   it("annotates every unified endpoint with its kind and the action named like it", () => {
-    expect(endpoints).toHaveLength(23 + 74 + 23)
+    expect(endpoints).toHaveLength(76 + 74 + 23)
     for (const endpoint of endpoints) {
       const operation = unifiedOperationOf(endpoint)
       expect(Option.isSome(operation), endpoint.name).toBe(true)
@@ -31,6 +31,8 @@ describe("unifiedEndpoint", () => {
     expect(kindAndMethod(ats.ats_move_application)).toEqual(["move", "POST"])
     expect(kindAndMethod(ats.ats_reject_application)).toEqual(["reject", "POST"])
     expect(kindAndMethod(ats.ats_update_application)).toEqual(["update", "PATCH"])
+    expect(kindAndMethod(ats.ats_order_assessments_request)).toEqual(["order", "POST"])
+    expect(kindAndMethod(ats.ats_delete_background_check_package)).toEqual(["delete", "DELETE"])
     const hris = UnifiedHrisGroup.endpoints
     expect(kindAndMethod(hris.hris_cancel_employee_time_off_request)).toEqual(["delete", "DELETE"])
     expect(kindAndMethod(hris.hris_invite_employee)).toEqual(["invite", "POST"])

@@ -22,6 +22,7 @@ layer(Registry)("built-in connectors", (it) => {
       const registry = yield* ConnectorRegistry
       const sources = builtinConnectorSources()
       expect(sources.map((s) => Path.basename(Path.dirname(s.file)) + "@" + Path.basename(s.file, ".yaml"))).toEqual([
+        "ashby@1.0.0",
         "bamboohr@1.0.0",
         "bamboohr@1.1.0",
         "bamboohr@1.2.0",
@@ -54,6 +55,7 @@ layer(Registry)("built-in connectors", (it) => {
         "rippling@1.0.0",
         "rippling@1.1.0",
         "rippling@1.2.0",
+        "smartrecruiters@1.0.0",
         "successfactors@1.0.0",
         "successfactors@1.1.0",
         "talentlms@1.0.0",
@@ -63,9 +65,10 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.0.0",
         "thinkific@1.1.0",
         "thinkific@1.2.0",
+        "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(45)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

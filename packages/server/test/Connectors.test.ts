@@ -14,6 +14,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const { client } = yield* freshProject
       const all = records(yield* client.connectors.list_connectors({ urlParams: {} }))
       expect(all.map((c) => c.id)).toEqual([
+        "ashby@1.0.0~builtin",
         "bamboohr@1.5.0~builtin",
         "deel@1.1.0~builtin",
         "factorial@1.2.0~builtin",
@@ -27,9 +28,11 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "personio@1.1.0~builtin",
         "recruitee@1.0.0~builtin",
         "rippling@1.2.0~builtin",
+        "smartrecruiters@1.0.0~builtin",
         "successfactors@1.1.0~builtin",
         "talentlms@1.3.0~builtin",
         "thinkific@1.2.0~builtin",
+        "workable@1.0.0~builtin",
         "workday@1.0.0~builtin"
       ])
       expect(all.every((c) => c.actions === null && c.versions === null && c.accounts_count === null)).toBe(true)
@@ -452,7 +455,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 17, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 20, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList } from "@switchyard/api"
+import { AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList, AtsDepartmentsList, AtsJobsList } from "@switchyard/api"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
@@ -270,7 +270,7 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       fitsReference("ats_list_departments", listed.records)
     }))
 
-  it.effect("answers the unified ATS endpoints for candidates and applications the same as the action RPC", () =>
+  it.effect("answers the unified ATS endpoints for candidates, applications, jobs and departments the same as the action RPC", () =>
     Effect.gen(function*() {
       const { account, all, client, sandbox } = yield* setup
       const headers = { "x-account-id": account.id }
@@ -285,6 +285,17 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       expect(applications).toEqual((yield* all("ats_list_applications", { page_size: 15 })).records)
       const application = yield* client.unified_ats.ats_get_application({ headers, path: { id: applications[0]!.id as string }, urlParams: {} })
       expect(application.data).toEqual(applications[0])
+
+      const jobs = yield* unifiedPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), AtsJobsList)
+      expect(jobs).toEqual((yield* all("ats_list_jobs", { page_size: 3 })).records)
+      const job = yield* client.unified_ats.ats_get_job({ headers, path: { id: jobs[1]!.id as string }, urlParams: {} })
+      expect(job.data).toEqual(jobs[1])
+      expect(yield* errorTag(client.unified_ats.ats_get_job({ headers, path: { id: "1" }, urlParams: {} }))).toBe("NotFound")
+      const drafts = yield* unifiedPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { filter: { status: "draft" }, ...(next ? { next } : {}) } }), AtsJobsList)
+      expect(drafts.length).toBeGreaterThan(0)
+      expect(drafts).toEqual(jobs.filter((j) => j.status === "draft"))
+      const departments = yield* unifiedPages((next) => client.unified_ats.ats_list_departments({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }), AtsDepartmentsList)
+      expect(departments).toEqual((yield* all("ats_list_departments", { page_size: 2 })).records)
 
       const created = yield* client.unified_ats.ats_create_candidate({ headers, payload: { name: "Grace Hopper", email: "grace@example.org" } })
       expect(created).toMatchObject({ statusCode: 201, data: { id: expect.any(String) } })

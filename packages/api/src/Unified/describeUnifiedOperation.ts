@@ -34,7 +34,9 @@ const answers: Record<UnifiedKind, string> = {
   batch: "Sends the items to the provider and answers 202 `{statusCode, message, timestamp, errors}`: `errors` " +
     "lists, for each item in order, what the provider refused (empty for an item it took).",
   upsert: "Creates the record at the provider, or changes the one with the same external reference, and answers " +
-    "201 `{statusCode, message, timestamp, data: {id, remote_id, external_reference}}`."
+    "201 `{statusCode, message, timestamp, data: {id, remote_id, external_reference}}`.",
+  order: "Places the order (an assessment or a background check for a candidate) at the provider and answers " +
+    "`{id, remote_id, test_url}`: the order, and where the candidate takes it when the provider gives that."
 }
 
 const keys = (kind: UnifiedKind) =>

@@ -5,6 +5,7 @@ import {
   BatchResponse,
   CreateResponse,
   DeleteResponse,
+  OrderResponse,
   RecordWriteResponse,
   UpsertResponse,
   WriteResponse,
@@ -27,6 +28,7 @@ export type UnifiedKind =
   | "invite"
   | "batch"
   | "upsert"
+  | "order"
 
 type ReadKind = "list" | "get" | "download"
 type WriteKind = Exclude<UnifiedKind, ReadKind>
@@ -61,7 +63,8 @@ const methods = {
   delete: "DELETE",
   invite: "POST",
   batch: "POST",
-  upsert: "PUT"
+  upsert: "PUT",
+  order: "POST"
 } as const
 
 // Write answers are fixed by kind, so the server's answer for a kind always matches the contract.
@@ -74,7 +77,8 @@ const writeAnswers = {
   delete: { schema: DeleteResponse },
   invite: { schema: RecordWriteResponse },
   batch: { schema: BatchResponse, status: 202 },
-  upsert: { schema: UpsertResponse, status: 201 }
+  upsert: { schema: UpsertResponse, status: 201 },
+  order: { schema: OrderResponse }
 } as const
 
 type WriteAnswer<K extends WriteKind> = Schema.Schema.Type<(typeof writeAnswers)[K]["schema"]>

@@ -113,6 +113,10 @@ const answerOf = (
       return { statusCode: 202, message: "Batch operation accepted", timestamp, errors: batchErrorsOf(result.data) }
     case "upsert":
       return { statusCode: 201, message: "Record upserted successfully", timestamp, data: upsertedOf(result.data) }
+    case "order": {
+      const testUrl = (typeof result.data === "object" && result.data !== null ? result.data as Record<string, unknown> : {}).test_url
+      return { ...idsOf(result.data), test_url: typeof testUrl === "string" ? testUrl : null }
+    }
     case "download":
       return { statusCode: 200, message: "Record updated successfully", timestamp }
   }

@@ -65,6 +65,18 @@ export const UpsertResponse = Schema.Struct({
 }).annotations({ identifier: "UnifiedUpsertResponse" })
 export type UpsertResponse = typeof UpsertResponse.Type
 
+/**
+ * Order response (200): the order placed at the provider, `{id, remote_id, test_url}` without the write
+ * envelope (StackOne's CreateAssessmentOrderResult and CreateBackgroundCheckOrderResult): `test_url` is
+ * where the candidate takes the assessment or check, when the provider gives one.
+ */
+export const OrderResponse = Schema.Struct({
+  id: optionalNullable(Schema.String),
+  remote_id: optionalNullable(Schema.String),
+  test_url: optionalNullable(Schema.String)
+}).annotations({ identifier: "UnifiedOrderResponse" })
+export type OrderResponse = typeof OrderResponse.Type
+
 export const UnifiedWarning = Schema.Struct({
   message: optionalNullable(Schema.String)
 }).annotations({ identifier: "UnifiedWarning" })

@@ -266,7 +266,7 @@ export class UnifiedLmsGroup extends HttpApiGroup.make("unified_lms")
     query: LmsListUserAssignmentsParams,
     success: LmsAssignmentsList,
     summary: "List User Assignments",
-    openApi: documentUnifiedQuery({ proxy: "deepObject" })
+    openApi: documentUnifiedQuery({ proxy: "deepObject", deprecated: ["page","updated_after"] })
   }))
   .add(unifiedEndpoint({
     kind: "create",
