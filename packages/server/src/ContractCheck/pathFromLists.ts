@@ -32,14 +32,26 @@ const listByPath: ReadonlyMap<string, string> = new Map(
   )
 )
 
+/**
+ * Collections holding the same records under two names: the reference answers its application stages
+ * with interview stage records (`ats_list_application_stages` is `InterviewStagesPaginated`), and a
+ * provider keeping stages per job lists them only under `/jobs/:id/application_stages`.
+ */
+const SAME_RECORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "/interview_stages": ["/interview_stages", "/application_stages"],
+  "/application_stages": ["/application_stages", "/interview_stages"]
+}
+
 /** The answered list whose records a collection path holds: its own, else one of the same records elsewhere. */
 const listOf = (collectionPath: string, listed: (listActionId: string) => ListedRecords | undefined) => {
   const answered = (actionId: string | undefined) => actionId !== undefined && (listed(actionId)?.ids.length ?? 0) > 0
   const own = listByPath.get(collectionPath)
   if (answered(own)) return own
   const collection = collectionPath.slice(collectionPath.lastIndexOf("/"))
-  for (const [path, actionId] of listByPath) {
-    if (path !== collectionPath && path.endsWith(collection) && answered(actionId)) return actionId
+  for (const name of SAME_RECORDS[collection] ?? [collection]) {
+    for (const [path, actionId] of listByPath) {
+      if (path !== collectionPath && path.endsWith(name) && answered(actionId)) return actionId
+    }
   }
   return undefined
 }
