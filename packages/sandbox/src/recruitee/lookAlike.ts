@@ -1,0 +1,21 @@
+import { sendJson } from "../http/responses.js"
+import type { LookAlike } from "../lookAlikes/LookAlike.js"
+import { candidateRoutes } from "./candidates.js"
+import { generateRecruitee, RECRUITEE_COMPANY_ID, recruiteeToken, type RecruiteeState } from "./data.js"
+import { offerRoutes } from "./offers.js"
+import { RecruiteeContext } from "./recruiteeContext.js"
+
+/** Recruitee's ATS API (https://api.recruitee.com/c/{company_id}), as docs.recruitee.com describes it. */
+export const recruiteeLookAlike: LookAlike<RecruiteeState> = {
+  provider: "recruitee",
+  title: "Recruitee (ATS API)",
+  generate: (seed) => generateRecruitee(seed),
+  credentials: (seed) => ({ companyId: RECRUITEE_COMPANY_ID, apiToken: recruiteeToken(seed) }),
+  routes: (context) => {
+    const recruitee = new RecruiteeContext({ state: context.state, clock: context.clock, apiToken: context.credentials["apiToken"] ?? "" })
+    return [...candidateRoutes(recruitee), ...offerRoutes(recruitee)]
+  },
+  notFound: (ctx) => sendJson(ctx.res, 404, { error: "Not Found" }),
+  baseUrl: (url) => `${url}/c/${RECRUITEE_COMPANY_ID}`,
+  usage: (info) => [`curl -H 'Authorization: Bearer ${info.credentials["apiToken"]}' ${info.baseUrl}/candidates?limit=5`]
+}
