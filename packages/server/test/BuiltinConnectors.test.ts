@@ -42,6 +42,7 @@ layer(Registry)("built-in connectors", (it) => {
         "hibob@1.0.0",
         "hibob@1.1.0",
         "lever@1.0.0",
+        "lever@1.1.0",
         "litmos@1.0.0",
         "litmos@1.1.0",
         "litmos@1.2.0",
@@ -64,7 +65,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(41)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
