@@ -43,6 +43,7 @@ layer(Registry)("built-in connectors", (it) => {
         "hibob@1.0.0",
         "hibob@1.1.0",
         "lever@1.0.0",
+        "lever@1.1.0",
         "litmos@1.0.0",
         "litmos@1.1.0",
         "litmos@1.2.0",
@@ -69,7 +70,7 @@ layer(Registry)("built-in connectors", (it) => {
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(46)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(47)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

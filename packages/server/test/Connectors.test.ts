@@ -21,7 +21,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "greenhouse@1.3.0~builtin",
         "gusto@1.1.0~builtin",
         "hibob@1.1.0~builtin",
-        "lever@1.0.0~builtin",
+        "lever@1.1.0~builtin",
         "litmos@1.2.0~builtin",
         "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",

@@ -1,6 +1,7 @@
 import { DATA_START, DAY, SANDBOX_NOW } from "../clock.js"
 import { rngFor, type Rng } from "../prng.js"
 import * as W from "../words.js"
+import { generateActivity, generateStages, generateUsers, type LeverActivity, type LeverStage, type LeverUser } from "./activity.js"
 
 /** The recruiting records behind the OAuth provider (Lever API v1 model); times are epoch ms, as in Lever. */
 
@@ -97,6 +98,14 @@ export interface LeverState {
   readonly users: ReadonlyArray<string>
   /** Opportunities created through the API so far (seeds their ids). */
   created: number
+  /** The pipeline stages (GET /stages). */
+  readonly stages: ReadonlyArray<LeverStage>
+  /** The user records behind `users`, deactivated ones included (GET /users). */
+  readonly people: ReadonlyArray<LeverUser>
+  /** Notes, offers, interviews, feedback and files by opportunity id (absent: none yet). */
+  readonly activity: Map<string, LeverActivity>
+  /** Notes created through the API so far (seeds their ids). */
+  notesCreated: number
 }
 
 /** Lever's default pipeline stage ids. */
@@ -260,5 +269,7 @@ export const generateLever = (seed: number, counts: { readonly opportunities: nu
   // Lever lists newest first.
   opportunities.sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id))
   postings.sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id))
-  return { seed, postings, opportunities, archiveReasons, users, created: 0 }
+  const people = generateUsers(seed, users)
+  const activity = new Map(opportunities.map((o) => [o.id, generateActivity(seed, o, people)]))
+  return { seed, postings, opportunities, archiveReasons, users, created: 0, stages: generateStages(), people, activity, notesCreated: 0 }
 }

@@ -13,6 +13,14 @@ export const OAUTH_SCOPES = [
   "applications:read:admin",
   "archive_reasons:read:admin",
   "postings:read:admin",
+  "stages:read:admin",
+  "users:read:admin",
+  "notes:read:admin",
+  "notes:write:admin",
+  "offers:read:admin",
+  "interviews:read:admin",
+  "feedback:read:admin",
+  "files:read:admin",
   "offline_access"
 ] as const
 

@@ -3,24 +3,25 @@ import type { Ctx } from "../http/ctx.js"
 import { HttpError } from "../http/httpError.js"
 import { sendJson } from "../http/responses.js"
 import { guardedRoutes, type Route } from "../router.js"
+import { activityRoutes } from "./activityRoutes.js"
 import { CreateRefused, createOpportunity } from "./createOpportunity.js"
 import { applicationView, LEVER_STAGE_TEXT, type LeverOpportunity, type LeverPosting, type LeverState } from "./data.js"
 import type { OAuthState } from "./grants.js"
 
 /**
  * The recruiting API behind OAuth, in the shape of Lever's v1 (`/v1/opportunities` with their
- * applications, `/v1/postings`, `/v1/archive_reasons`): Bearer access tokens, cursor paging with
+ * applications, `/v1/postings`, `/v1/archive_reasons`, and those of `activityRoutes`): Bearer access tokens, cursor paging with
  * `limit` and an opaque `offset` token, lists answer `{data, hasNext, next}`, single records
  * `{data}`, errors `{code, message}`.
  */
 
-const leverError = (status: number, code: string, message: string, headers: Record<string, string> = {}): HttpError => new HttpError(status, { code, message }, headers)
+export const leverError = (status: number, code: string, message: string, headers: Record<string, string> = {}): HttpError => new HttpError(status, { code, message }, headers)
 
 /** Lever's 404: "<resource> <id> was not found". */
-const notFound = (resource: string, id: string): HttpError => leverError(404, "ResourceNotFound", `${resource} ${id} was not found`)
+export const notFound = (resource: string, id: string): HttpError => leverError(404, "ResourceNotFound", `${resource} ${id} was not found`)
 
 /** Paging: `limit` 1–100 (default 100), `offset` = the `next` token of the previous page. */
-const page = <T>(ctx: Ctx, items: ReadonlyArray<T>): { data: Array<T>; hasNext: boolean; next?: string } => {
+export const page = <T>(ctx: Ctx, items: ReadonlyArray<T>): { data: Array<T>; hasNext: boolean; next?: string } => {
   const limitRaw = ctx.query.get("limit")
   const limit = limitRaw === null ? 100 : Number(limitRaw)
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw leverError(400, "BadRequestError", "limit must be an integer between 1 and 100")
@@ -51,9 +52,9 @@ const msParam = (ctx: Ctx, name: string): number | undefined => {
  * What `expand` asks for (repeated, or comma-separated). The sandbox expands `applications` and
  * `stage`; Lever's other expansions (owner, followers, sourcedBy, contact) are left as ids.
  */
-const expansions = (ctx: Ctx): ReadonlySet<string> => new Set(all(ctx, "expand").flatMap((value) => value.split(",")).map((value) => value.trim()))
+export const expansions = (ctx: Ctx): ReadonlySet<string> => new Set(all(ctx, "expand").flatMap((value) => value.split(",")).map((value) => value.trim()))
 
-const opportunityView = (state: LeverState, opportunity: LeverOpportunity, expand: ReadonlySet<string>): Record<string, unknown> => {
+export const opportunityView = (state: LeverState, opportunity: LeverOpportunity, expand: ReadonlySet<string>): Record<string, unknown> => {
   const { postingId: _postingId, ...view } = opportunity
   const application = expand.has("applications") ? applicationView(state, opportunity) : undefined
   return {
@@ -94,6 +95,7 @@ export const recruitingRoutes = (state: OAuthState, data: () => LeverState, cloc
     return found
   }
   return [
+    ...activityRoutes({ scoped, data, clock, opportunity }),
     readOpportunities("GET", "/opportunities", (ctx) => {
       const stages = all(ctx, "stage_id")
       const postingIds = all(ctx, "posting_id")
