@@ -52,6 +52,7 @@ layer(Registry)("built-in connectors", (it) => {
         "paylocity@1.0.0",
         "personio@1.0.0",
         "personio@1.1.0",
+        "personio_recruiting@1.0.0",
         "recruitee@1.0.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
@@ -70,7 +71,7 @@ layer(Registry)("built-in connectors", (it) => {
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(47)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(48)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

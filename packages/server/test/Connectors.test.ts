@@ -26,6 +26,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",
         "personio@1.1.0~builtin",
+        "personio_recruiting@1.0.0~builtin",
         "recruitee@1.0.0~builtin",
         "rippling@1.2.0~builtin",
         "smartrecruiters@1.0.0~builtin",
@@ -456,7 +457,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const sorted = asPage(yield* client.connectors.list_connectors({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count", "connector_profiles_count"] }
       }))
-      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 21, next_page: 2 })
+      expect(sorted).toMatchObject({ page: 1, page_size: 2, total: 22, next_page: 2 })
       expect(sorted.data.map((c) => [c.key, c.accounts_count, c.connector_profiles_count])).toEqual([
         ["talentlms", 2, 0],
         ["bamboohr", 0, 1]
