@@ -37,6 +37,7 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
+        "greenhouse@1.4.0",
         "gusto@1.0.0",
         "gusto@1.1.0",
         "hibob@1.0.0",
@@ -64,7 +65,7 @@ layer(Registry)("built-in connectors", (it) => {
         "thinkific@1.2.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(41)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(42)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>
