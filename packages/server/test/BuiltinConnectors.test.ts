@@ -38,6 +38,7 @@ layer(Registry)("built-in connectors", (it) => {
         "greenhouse@1.1.0",
         "greenhouse@1.2.0",
         "greenhouse@1.3.0",
+        "greenhouse@1.4.0",
         "gusto@1.0.0",
         "gusto@1.1.0",
         "hibob@1.0.0",
@@ -71,7 +72,7 @@ layer(Registry)("built-in connectors", (it) => {
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(48)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(49)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

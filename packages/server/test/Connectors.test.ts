@@ -18,7 +18,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "bamboohr@1.5.0~builtin",
         "deel@1.1.0~builtin",
         "factorial@1.2.0~builtin",
-        "greenhouse@1.3.0~builtin",
+        "greenhouse@1.4.0~builtin",
         "gusto@1.1.0~builtin",
         "hibob@1.1.0~builtin",
         "lever@1.1.0~builtin",
@@ -51,8 +51,8 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         categories: ["ats"],
         documentation_url: "https://developers.greenhouse.io/harvest.html"
       })
-      expect(greenhouse.versions!.map((v) => v.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
-      expect(greenhouse.changelog!.map((entry) => entry.version)).toEqual(["1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect(greenhouse.versions!.map((v) => v.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
+      expect(greenhouse.changelog!.map((entry) => entry.version)).toEqual(["1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0"])
       expect(greenhouse.changelog!.slice(-2).map((entry) => [entry.version, entry.affected_actions])).toEqual([
         ["1.1.0", ["ats_list_candidates"]],
         ["1.0.0", ["ats_list_applications", "ats_get_application"]]
@@ -192,11 +192,11 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       const get = (id: string, urlParams: { version?: string; owner?: string } = {}) =>
         client.connectors.get_connector({ path: { id }, urlParams }).pipe(Effect.map((c) => c.id))
       expect(yield* get("greenhouse@1.0.0")).toBe("greenhouse@1.0.0~builtin")
-      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.3.0~builtin")
-      expect(yield* get("greenhouse@latest")).toBe("greenhouse@1.3.0~builtin")
+      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.4.0~builtin")
+      expect(yield* get("greenhouse@latest")).toBe("greenhouse@1.4.0~builtin")
       expect(yield* get("greenhouse@1.1.0~builtin", { version: "1.0.0" })).toBe("greenhouse@1.0.0~builtin")
-      expect(yield* get("greenhouse@1.0.0", { version: "latest" })).toBe("greenhouse@1.3.0~builtin")
-      expect(yield* get("greenhouse~custom", { owner: "builtin" })).toBe("greenhouse@1.3.0~builtin")
+      expect(yield* get("greenhouse@1.0.0", { version: "latest" })).toBe("greenhouse@1.4.0~builtin")
+      expect(yield* get("greenhouse~custom", { owner: "builtin" })).toBe("greenhouse@1.4.0~builtin")
 
       const customOnly = yield* get("greenhouse~custom").pipe(Effect.flip)
       expect(customOnly._tag).toBe("NotFound")
@@ -221,13 +221,13 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
       expect(created).toMatchObject({ id: "greenhouse@0.1.0~custom", owner: "custom", title: "Our Greenhouse" })
       const get = (id: string) => client.connectors.get_connector({ path: { id }, urlParams: {} }).pipe(Effect.map((c) => c.id))
       expect(yield* get("greenhouse")).toBe("greenhouse@0.1.0~custom")
-      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.3.0~builtin")
+      expect(yield* get("greenhouse~builtin")).toBe("greenhouse@1.4.0~builtin")
       // Automatic resolution of a version only the built-in has falls back to it.
       expect(yield* get("greenhouse@1.0.0")).toBe("greenhouse@1.0.0~builtin")
       const listed = records(yield* client.connectors.list_connectors({ urlParams: { key: ["greenhouse"] } }))
-      expect(listed.map((c) => c.id)).toEqual(["greenhouse@0.1.0~custom", "greenhouse@1.3.0~builtin"])
+      expect(listed.map((c) => c.id)).toEqual(["greenhouse@0.1.0~custom", "greenhouse@1.4.0~builtin"])
       const versions = yield* client.connectors.list_connector_versions({ path: { id: "greenhouse@whatever~custom" } })
-      expect(versions.map((v) => `${v.version}~${v.owner}`)).toEqual(["1.3.0~builtin", "1.2.0~builtin", "1.1.0~builtin", "1.0.0~builtin", "0.1.0~custom"])
+      expect(versions.map((v) => `${v.version}~${v.owner}`)).toEqual(["1.4.0~builtin", "1.3.0~builtin", "1.2.0~builtin", "1.1.0~builtin", "1.0.0~builtin", "0.1.0~custom"])
     }))
 
   it.effect("the versions of an unknown connector are a 404, as the connector itself", () =>

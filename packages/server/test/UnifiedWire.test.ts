@@ -214,6 +214,10 @@ layer(Server, { excludeTestServices: true })("unified wire", (it) => {
           path: "/unified/ats/candidates",
           body: { first_name: "Wire", last_name: "Case", email: "wire@example.com", passthrough: { applications: [{ job_id: app.jobs[0].id }] } }
         },
+        ats_update_candidate: { path: `/unified/ats/candidates/${candidateId}`, body: { title: "Wire engineer" }, record: candidateId },
+        ats_create_candidate_note: { path: `/unified/ats/candidates/${candidateId}/notes`, body: { content: [{ body: "Checked on the wire" }] } },
+        ats_create_job: { path: "/unified/ats/jobs", body: { title: "Wire job", passthrough: { template_job_id: app.jobs[0].id } } },
+        ats_update_job: { path: `/unified/ats/jobs/${app.jobs[0].id}`, body: { title: "Wire job" }, record: String(app.jobs[0].id) },
         ats_update_assessments_result: {
           path: "/unified/ats/assessments/orders/order-1/result",
           body: { candidate: { id: candidateId }, result: { value: "passed" } }

@@ -64,7 +64,7 @@ const endpointNamed = (name: string) => unifiedReads.find((read) => read.endpoin
 
 /** The newest shipped Greenhouse connector, renamed, with `edit` applied to its YAML. */
 const greenhouseVariant = (key: string, edit: (yaml: string) => string) => {
-  const sources = builtinConnectorSources().filter((source) => source.file.includes("/greenhouse/"))
+  const sources = builtinConnectorSources().filter((source) => source.file.includes("/connectors/greenhouse/"))
   const newest = sources.map((source) => source.file).sort((a, b) => a.localeCompare(b, "en", { numeric: true })).at(-1)!
   const yaml = sources.find((source) => source.file === newest)!.yaml.replace("key: greenhouse\n", `key: ${key}\n`)
   const edited = edit(yaml)
@@ -142,6 +142,14 @@ const sandboxPaths = (sandbox: Sandbox) =>
     }
     const { applicationId, note } = yield* applicationWithNote(sandbox)
     const candidates: Array<Json> = yield* read("ats", "/candidates?per_page=5")
+    // a candidate whose activity feed has notes, for the reads of a candidate's notes
+    let noted = String(candidates[0]!.id)
+    for (const candidate of (yield* read("ats", "/candidates?per_page=20")) as Array<Json>) {
+      if ((((yield* read("ats", `/candidates/${candidate.id}/activity_feed`)) as Json).notes as Array<Json>).length > 0) {
+        noted = String(candidate.id)
+        break
+      }
+    }
     const files: { categories: Array<Json> } = yield* read("hris", "/employees/0/files/view")
     const employees: Array<Json> = ((yield* read("hris", "/employees/directory")) as Json).employees
     const users: Array<Json> = yield* read("lms", "/users")
@@ -177,6 +185,7 @@ const sandboxPaths = (sandbox: Sandbox) =>
       ats_get_application_document: document,
       ats_list_candidates: {},
       ats_get_candidate: { id: String(candidates[0]!.id) },
+      ats_list_candidate_notes: { id: noted },
       hris_get_employee_document_category: { id: String(files.categories[0]!.id) },
       hris_list_employee_categories: {},
       hris_list_employees: {},

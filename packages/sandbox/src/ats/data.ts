@@ -5,12 +5,14 @@ import { generateCandidates, type CandidateRec } from "./generateCandidates.js"
 import type { AttachmentRec } from "./generateDocuments.js"
 import type { EmailRec } from "./generateEmails.js"
 import type { InterviewRec } from "./generateInterview.js"
-import { generateJobs, type JobRec, type StageRec } from "./generateJobs.js"
+import { fieldDefinitionRecords, type FieldDefinitionRec } from "./customFieldDefinitions.js"
+import { generateJobs, type JobPostRec, type JobRec, type StageRec } from "./generateJobs.js"
 import type { NoteRec } from "./generateNotes.js"
 import type { OfferRec } from "./generateOffer.js"
 import type { ScorecardRec } from "./generateScorecard.js"
 import { generateUsers, type UserRec } from "./generateUsers.js"
 import { ID_BASE } from "./idBase.js"
+import { departmentRecords, officeRecords, type DepartmentRec, type OfficeRec } from "./organization.js"
 import { rejectionReasonRecords, sourceRecords, type ReasonRec, type SourceRec } from "./sourcesAndReasons.js"
 
 /**
@@ -29,7 +31,9 @@ export type { AttachmentRec } from "./generateDocuments.js"
 export type { EmailRec } from "./generateEmails.js"
 export type { InterviewRec } from "./generateInterview.js"
 export { STAGE_TEMPLATE } from "./generateJobs.js"
-export type { InterviewStepRec, JobRec, StageRec } from "./generateJobs.js"
+export type { InterviewStepRec, JobPostRec, JobRec, StageRec } from "./generateJobs.js"
+export type { DepartmentRec, OfficeRec } from "./organization.js"
+export type { FieldDefinitionRec } from "./customFieldDefinitions.js"
 export type { NoteRec } from "./generateNotes.js"
 export type { OfferRec } from "./generateOffer.js"
 export { SCORECARD_ATTRIBUTES } from "./generateScorecard.js"
@@ -48,6 +52,10 @@ export interface AtsState {
   readonly users: Map<number, UserRec>
   readonly jobs: Map<number, JobRec>
   readonly stages: Map<number, StageRec>
+  readonly jobPosts: Map<number, JobPostRec>
+  readonly departments: Map<number, DepartmentRec>
+  readonly offices: Map<number, OfficeRec>
+  readonly fieldDefinitions: Map<number, FieldDefinitionRec>
   readonly sources: Map<number, SourceRec>
   readonly reasons: Map<number, ReasonRec>
   readonly candidates: Map<number, CandidateRec>
@@ -60,7 +68,7 @@ export interface AtsState {
   readonly offers: Map<number, OfferRec>
   readonly attachments: Array<AttachmentRec>
   /** The next id to hand out, per kind. */
-  readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview", number>
+  readonly next: Record<"candidate" | "application" | "note" | "email" | "activity" | "file" | "offer" | "scorecard" | "interview" | "job" | "jobPost", number>
 }
 
 /**
@@ -72,7 +80,7 @@ export interface AtsState {
 export const generateAts = (seed: number, counts: AtsCounts, files: FileStore): AtsState => {
   const users = generateUsers(seed, counts.users)
   const userIds = [...users.keys()]
-  const { jobs, stages } = generateJobs(seed, counts.jobs, userIds)
+  const { jobs, stages, jobPosts } = generateJobs(seed, counts.jobs, userIds)
   const jobIds = [...jobs.keys()]
   const sources = sourceRecords()
   const reasons = rejectionReasonRecords()
@@ -81,6 +89,10 @@ export const generateAts = (seed: number, counts: AtsCounts, files: FileStore): 
     users,
     jobs,
     stages,
+    jobPosts,
+    departments: departmentRecords(),
+    offices: officeRecords(),
+    fieldDefinitions: fieldDefinitionRecords(),
     sources,
     reasons,
     candidates: new Map(),
@@ -101,7 +113,9 @@ export const generateAts = (seed: number, counts: AtsCounts, files: FileStore): 
       file: ID_BASE.file,
       offer: ID_BASE.offer,
       scorecard: ID_BASE.scorecard,
-      interview: ID_BASE.interview
+      interview: ID_BASE.interview,
+      job: Math.max(...jobs.keys()) + 1,
+      jobPost: Math.max(...jobPosts.keys()) + 1
     }
   }
 

@@ -2,6 +2,7 @@ import { DATA_START, DAY, SANDBOX_NOW } from "../clock.js"
 import { rngFor } from "../prng.js"
 import * as W from "../words.js"
 import { ID_BASE } from "./idBase.js"
+import { DEPARTMENT_BASE, OFFICE_BASE } from "./organization.js"
 
 /**
  * The ATS's jobs, each with its own copy of the six hiring stages in STAGE_TEMPLATE and the
@@ -32,19 +33,48 @@ export interface StageRec {
 export interface JobRec {
   id: number
   name: string
-  requisition_id: string
+  requisition_id: string | null
   status: "open" | "closed" | "draft"
   confidential: boolean
   created_at: number
   opened_at: number
   closed_at: number | null
   updated_at: number
-  department: { id: number; name: string }
-  office: { id: number; name: string }
+  /** null: the job has no department. */
+  department: { id: number; name: string } | null
+  offices: Array<{ id: number; name: string }>
   stage_ids: Array<number>
   hiring_manager_id: number
   recruiter_id: number
+  /** Notes on the hiring plan. */
+  notes: string | null
+  /** Values by name_key (see customFieldDefinitions.ts); a select holds its option's name. */
+  custom_fields: Record<string, unknown>
+  copied_from_id: number | null
+  /** The job's openings' opening_ids (their count is the number of openings). */
+  opening_ids: Array<string | null>
 }
+
+/** A job post (the job as seen on a job board); job posts are generated one per job. */
+export interface JobPostRec {
+  id: number
+  job_id: number
+  title: string
+  location: string
+  internal: boolean
+  external: boolean
+  live: boolean
+  active: boolean
+  first_published_at: number | null
+  content: string
+  created_at: number
+  updated_at: number
+}
+
+const EMPLOYMENT_TYPES = ["Full-time", "Part-time", "Contract"] as const
+
+/** The job post of a generated job: its id is the one generated applications name as job_post_id. */
+export const JOB_POST_BASE = 20000
 
 export const STAGE_TEMPLATE: ReadonlyArray<{ name: string; steps: ReadonlyArray<{ name: string; schedulable: boolean; minutes: number | null }> }> = [
   { name: "Application Review", steps: [{ name: "Application Review", schedulable: false, minutes: null }] },
@@ -63,9 +93,10 @@ export const generateJobs = (
   seed: number,
   count: number,
   userIds: ReadonlyArray<number>
-): { readonly jobs: Map<number, JobRec>; readonly stages: Map<number, StageRec> } => {
+): { readonly jobs: Map<number, JobRec>; readonly stages: Map<number, StageRec>; readonly jobPosts: Map<number, JobPostRec> } => {
   const jobs = new Map<number, JobRec>()
   const stages = new Map<number, StageRec>()
+  const jobPosts = new Map<number, JobPostRec>()
   for (let jobIndex = 0; jobIndex < Math.max(1, count); jobIndex++) {
     const rng = rngFor(seed, "ats-job", jobIndex)
     const id = ID_BASE.job + jobIndex
@@ -107,12 +138,31 @@ export const generateJobs = (
       opened_at: created + DAY,
       closed_at: closed ? SANDBOX_NOW - 10 * DAY : null,
       updated_at: closed ? SANDBOX_NOW - 10 * DAY : created + DAY,
-      department: { id: 40001 + deptIndex, name: W.DEPARTMENTS[deptIndex] as string },
-      office: { id: 45001 + officeIndex, name: W.OFFICES[officeIndex] as string },
+      department: { id: DEPARTMENT_BASE + deptIndex, name: W.DEPARTMENTS[deptIndex] as string },
+      offices: [{ id: OFFICE_BASE + officeIndex, name: W.OFFICES[officeIndex] as string }],
       stage_ids: stageIds,
       hiring_manager_id: rng.pick(userIds),
-      recruiter_id: rng.pick(userIds)
+      recruiter_id: rng.pick(userIds),
+      notes: null,
+      // from the position, not the generator: the draws above stay as they were
+      custom_fields: { employment_type: EMPLOYMENT_TYPES[jobIndex % EMPLOYMENT_TYPES.length], budget: `$${90 + (jobIndex % 5) * 15}k` },
+      copied_from_id: null,
+      opening_ids: [`REQ-${1000 + jobIndex}-1`]
+    })
+    jobPosts.set(JOB_POST_BASE + jobIndex, {
+      id: JOB_POST_BASE + jobIndex,
+      job_id: id,
+      title: name,
+      location: W.OFFICES[officeIndex] as string,
+      internal: false,
+      external: true,
+      live: !closed,
+      active: true,
+      first_published_at: created + DAY,
+      content: `<p>Join our ${W.DEPARTMENTS[deptIndex] as string} team as a ${name}.</p>`,
+      created_at: created,
+      updated_at: created + DAY
     })
   }
-  return { jobs, stages }
+  return { jobs, stages, jobPosts }
 }

@@ -11,6 +11,7 @@ import { interviewRoutes } from "./interviews.js"
 import { jobRoutes } from "./jobs.js"
 import { noteRoutes } from "./notes.js"
 import { offerRoutes } from "./offers.js"
+import { organizationRoutes } from "./organizationRoutes.js"
 import { referenceListRoutes } from "./referenceLists.js"
 import { scorecardRoutes } from "./scorecards.js"
 import { userRoutes } from "./users.js"
@@ -35,6 +36,7 @@ export const atsRoutes = (options: AtsOptions): ReadonlyArray<Route> => {
     ...candidateRoutes(context),
     ...jobRoutes(context),
     ...userRoutes(context),
+    ...organizationRoutes(context),
     ...referenceListRoutes(context)
   ]
 }

@@ -5,16 +5,21 @@ import type {
   AtsState,
   AttachmentRec,
   CandidateRec,
+  DepartmentRec,
   EmailRec,
+  FieldDefinitionRec,
   InterviewRec,
+  JobPostRec,
   JobRec,
   NoteRec,
   OfferRec,
+  OfficeRec,
   ScorecardRec,
   StageRec,
   UserRec
 } from "./data.js"
 import { fullName } from "./data.js"
+import { keyedMeta } from "./customFieldDefinitions.js"
 
 /** JSON shapes of the Greenhouse Harvest v1 API, built from the records. */
 
@@ -149,7 +154,7 @@ export class AtsViews {
       id: j.id,
       name: j.name,
       requisition_id: j.requisition_id,
-      notes: null,
+      notes: j.notes,
       confidential: j.confidential,
       status: j.status,
       created_at: iso(j.created_at),
@@ -157,28 +162,92 @@ export class AtsViews {
       closed_at: isoOrNull(j.closed_at),
       updated_at: iso(j.updated_at),
       is_template: false,
-      copied_from_id: null,
-      departments: [{ id: j.department.id, name: j.department.name, parent_id: null, child_ids: [], external_id: null }],
-      offices: [{ id: j.office.id, name: j.office.name, location: { name: j.office.name }, primary_contact_user_id: null, parent_id: null, child_ids: [], external_id: null }],
+      copied_from_id: j.copied_from_id,
+      departments: j.department === null ? [] : [this.department(this.state.departments.get(j.department.id) ?? j.department)],
+      offices: j.offices.map((office) => this.office(this.state.offices.get(office.id) ?? { ...office, location: office.name })),
       hiring_team: {
         hiring_managers: [{ ...this.userRef(j.hiring_manager_id), responsible: true }],
         recruiters: [{ ...this.userRef(j.recruiter_id), responsible: true }],
         coordinators: [],
         sourcers: []
       },
-      openings: [
-        {
-          id: 30000 + j.id,
-          opening_id: `${j.requisition_id}-1`,
-          status: j.status === "closed" ? "closed" : "open",
-          opened_at: iso(j.opened_at),
-          closed_at: isoOrNull(j.closed_at),
-          application_id: null,
-          close_reason: null
-        }
-      ],
-      custom_fields: {},
-      keyed_custom_fields: {}
+      openings: j.opening_ids.map((openingId, index) => ({
+        id: 30000 + j.id + index * 100000,
+        opening_id: openingId,
+        status: j.status === "closed" ? "closed" : "open",
+        opened_at: iso(j.opened_at),
+        closed_at: isoOrNull(j.closed_at),
+        application_id: null,
+        close_reason: null
+      })),
+      custom_fields: { ...j.custom_fields },
+      keyed_custom_fields: keyed(j.custom_fields, keyedMeta(this.state.fieldDefinitions, "job"))
+    }
+  }
+
+  department(d: DepartmentRec): Record<string, unknown> {
+    return { id: d.id, name: d.name, parent_id: null, parent_department_external_id: null, child_ids: [], child_department_external_ids: [], external_id: null }
+  }
+
+  office(o: OfficeRec): Record<string, unknown> {
+    return {
+      id: o.id,
+      name: o.name,
+      location: { name: o.location },
+      primary_contact_user_id: null,
+      parent_id: null,
+      parent_office_external_id: null,
+      child_ids: [],
+      child_office_external_ids: [],
+      external_id: null
+    }
+  }
+
+  jobPost(p: JobPostRec): Record<string, unknown> {
+    return {
+      id: p.id,
+      title: p.title,
+      location: { id: p.id * 10, name: p.location, office_id: null, job_post_custom_location_id: null, job_post_location_type: { id: 1, name: "Free Text" } },
+      internal: p.internal,
+      external: p.external,
+      active: p.active,
+      live: p.live,
+      first_published_at: isoOrNull(p.first_published_at),
+      job_id: p.job_id,
+      content: p.content,
+      internal_content: null,
+      updated_at: iso(p.updated_at),
+      created_at: iso(p.created_at),
+      demographic_question_set_id: null,
+      questions: [
+        { required: true, private: false, label: "First Name", name: "first_name", type: "short_text", values: [], description: null },
+        { required: true, private: false, label: "Last Name", name: "last_name", type: "short_text", values: [], description: null },
+        { required: true, private: false, label: "Email", name: "email", type: "short_text", values: [], description: null },
+        { required: true, private: false, label: "Resume", name: "resume", type: "attachment", values: [], description: null }
+      ]
+    }
+  }
+
+  fieldDefinition(f: FieldDefinitionRec): Record<string, unknown> {
+    return {
+      id: f.id,
+      name: f.name,
+      active: true,
+      field_type: f.field_type,
+      priority: f.priority,
+      value_type: f.value_type,
+      private: f.private,
+      required: f.required,
+      require_approval: false,
+      trigger_new_version: false,
+      name_key: f.name_key,
+      description: f.description,
+      expose_in_job_board_api: false,
+      api_only: false,
+      offices: [],
+      departments: [],
+      template_token_string: `{{${f.name_key.toUpperCase()}}}`,
+      custom_field_options: f.options.map((option) => ({ id: option.id, name: option.name, priority: option.priority, external_id: null }))
     }
   }
 
