@@ -31,7 +31,7 @@ export { LOOK_ALIKES } from "./lookAlikes/registry.js"
 export type { Provider } from "./http/shared.js"
 export { DATA_START, SANDBOX_NOW } from "./clock.js"
 export { MCP_TOOLS, sandboxWeather } from "./mcp/server.js"
-export { optionsFromEnv } from "./optionsFromEnv.js"
+export { optionsFromEnv, SANDBOX_PORT_VARIABLES } from "./optionsFromEnv.js"
 export {
   LEVER_STAGE_TEXT,
   LEVER_STAGES,

@@ -8,6 +8,12 @@ import { LOOK_ALIKE_PROVIDERS } from "./lookAlikes/LookAlike.js"
  * (4104), SANDBOX_OAUTH_PORT (4105), the look-alikes' SANDBOX_<PROVIDER>_PORT (4106 on, in
  * `LOOK_ALIKE_PROVIDERS` order: SANDBOX_ASHBY_PORT 4106, ...), 0 for a free port, and SANDBOX_CLOCK (logical|wall).
  */
+/** Every port variable the sandbox reads, e.g. to set each to 0 (free ports) for a process of it. */
+export const SANDBOX_PORT_VARIABLES: ReadonlyArray<string> = [
+  ...["ATS", "HRIS", "LMS", "MCP", "OAUTH"].map((name) => `SANDBOX_${name}_PORT`),
+  ...LOOK_ALIKE_PROVIDERS.map((provider) => `SANDBOX_${provider.toUpperCase()}_PORT`)
+]
+
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): SandboxOptions => {
   const envInt = (name: string, fallback: number): number => {
     const raw = env[name]

@@ -1,3 +1,4 @@
+import { SANDBOX_PORT_VARIABLES } from "@switchyard/sandbox"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -139,7 +140,7 @@ describe("a newcomer following the README", () => {
         PORT: String(port),
         SWITCHYARD_DATA_DIR: dataDir,
         // free ports, chosen by the sandbox as it listens: no other process can take them first
-        ...Object.fromEntries(["ATS", "HRIS", "LMS", "MCP", "OAUTH"].map((provider) => [`SANDBOX_${provider}_PORT`, "0"]))
+        ...Object.fromEntries(SANDBOX_PORT_VARIABLES.map((name) => [name, "0"]))
       })
 
     /** One run of the demo, up to its "ready" line: its key, base URL, output. */

@@ -1,3 +1,4 @@
+import { SANDBOX_PORT_VARIABLES } from "@switchyard/sandbox"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -234,7 +235,7 @@ describe("the packed packages, installed outside the workspace", () => {
   })
 
   it("runs the sandbox's providers from the installed binary", async () => {
-    const ports = Object.fromEntries(["ATS", "HRIS", "LMS", "MCP", "OAUTH"].map((name) => [`SANDBOX_${name}_PORT`, "0"]))
+    const ports = Object.fromEntries(SANDBOX_PORT_VARIABLES.map((name) => [name, "0"]))
     const sandbox = spawn(Path.join(consumer, "node_modules/.bin/switchyard"), ["sandbox"], {
       cwd: consumer,
       env: binEnvironment(ports)

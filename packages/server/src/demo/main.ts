@@ -113,7 +113,7 @@ const hint = (error: unknown): string => {
   }
   if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
     return "\n  Another process listens there: stop it, or choose other ports with SANDBOX_ATS_PORT, SANDBOX_HRIS_PORT, " +
-      "SANDBOX_LMS_PORT, SANDBOX_MCP_PORT and SANDBOX_OAUTH_PORT (0 picks a free one)."
+      "SANDBOX_LMS_PORT, SANDBOX_MCP_PORT, SANDBOX_OAUTH_PORT and the look-alikes' SANDBOX_<PROVIDER>_PORT (0 picks a free one)."
   }
   return ""
 }

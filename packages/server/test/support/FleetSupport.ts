@@ -1,3 +1,4 @@
+import { SANDBOX_PORT_VARIABLES } from "@switchyard/sandbox"
 import * as Http from "node:http"
 import * as Path from "node:path"
 import { exited, start, waitFor } from "./ServerProcess.js"
@@ -95,8 +96,7 @@ const sandboxMain = Path.resolve(import.meta.dirname, "../../../sandbox/src/main
  * parallel test before the sandbox binds them.
  */
 export const startSandboxProcess = async (processes: Array<Process>) => {
-  const ports = ["SANDBOX_ATS_PORT", "SANDBOX_HRIS_PORT", "SANDBOX_LMS_PORT", "SANDBOX_MCP_PORT", "SANDBOX_OAUTH_PORT"]
-  const sandbox = start(sandboxMain, [], { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(ports.map((name) => [name, "0"])) }, {
+  const sandbox = start(sandboxMain, [], { ...process.env, SANDBOX_SEED: "7", ...Object.fromEntries(SANDBOX_PORT_VARIABLES.map((name) => [name, "0"])) }, {
     inProcess: true
   })
   processes.push(sandbox)
