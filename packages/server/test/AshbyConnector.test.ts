@@ -1,24 +1,32 @@
+import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import {
   APPLICATION_STATUS_VALUES,
   AtsApplication,
   AtsApplicationResult,
   AtsApplicationsList,
+  AtsApplicationStagesList,
   AtsCandidate,
   AtsCandidateResult,
-  AtsCandidatesList
+  AtsCandidatesList,
+  AtsDepartmentsList,
+  AtsJobsList,
+  AtsLocationsList,
+  AtsRejectedReasonsList,
+  AtsUsersList
 } from "@switchyard/api"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxProviders, SandboxServer } from "./support/SandboxLayer.js"
+import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
 
 /*
  * The built-in ashby connector against the sandbox's Ashby look-alike (POST /<category>.<method>
  * with Basic authentication, {success, results} answers, cursor pages): an account linked with
- * the look-alike's API key, then every action the connector implements, through the unified API
- * where main has the endpoint and through the action RPC otherwise, checked against what the
- * look-alike itself answers and against the unified schemas.
+ * the look-alike's API key, then every action the connector implements through the unified API,
+ * each write also through the real StackOne SDK, checked against what the look-alike itself
+ * answers and against the unified schemas.
  */
 
 /** Three attempts within a 4 s deadline, so a long Retry-After is answered at once rather than waited out. */
@@ -66,22 +74,20 @@ const setup = Effect.gen(function*() {
   sandbox.faults.clear()
   sandbox.clearRequests()
   const info = lookAlike(sandbox)
-  const { client } = yield* freshProject
+  const { client, key } = yield* freshProject
   const account = yield* client.accounts.create_account({
     payload: accountBody({ connector_key: "ashby", credentials: { apiKey: info.credentials["apiKey"]! }, settings: { base_url: info.baseUrl } })
   })
   const headers = { "x-account-id": account.id }
-  const rpc = (payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: Record<string, unknown> }) =>
-    client.actions.rpc_action({ headers, payload })
-  /** Every record of a paged action through the RPC, with the number of pages. */
-  const allByRpc = (action: string, pageSize: number, query: Record<string, unknown> = {}) =>
-    unifiedPages((cursor) =>
-      Effect.map(rpc({ action, query: { ...query, page_size: pageSize, ...(cursor ? { cursor } : {}) } }), (page) => ({
-        data: page.data as ReadonlyArray<unknown>,
-        next: page.next as string | null | undefined
-      }))
+  const address = (yield* HttpServer.HttpServer).address
+  const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
+  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
+  const sdkWrite = (operationId: string, body: unknown, id?: string) =>
+    Effect.map(
+      sdk.call({ operationId, method: "POST", path: "", pathParams: id === undefined ? {} : { id }, query: {}, body, accountId: account.id }),
+      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
     )
-  return { sandbox, client, account, headers, rpc, allByRpc }
+  return { sandbox, client, account, headers, sdkWrite, ats: client.unified_ats }
 })
 
 /** The Ashby calls the server made, with their JSON bodies. */
@@ -253,10 +259,10 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
 
   it.effect("ats_move_application moves to a stage of the job's plan and ats_reject_application archives with a reason, both seen on later reads", () =>
     Effect.gen(function*() {
-      const { client, headers, rpc, sandbox } = yield* setup
+      const { client, headers, sandbox } = yield* setup
       const raw = yield* everything(sandbox, "application.list")
       const active = raw.find((a) => a.status === "Active")!
-      const stages = (yield* rpc({ action: "ats_list_job_application_stages", path: { id: active.job.id } })).data as ReadonlyArray<Json>
+      const stages = (yield* client.unified_ats.ats_list_job_application_stages({ headers, path: { id: active.job.id }, urlParams: {} })).data as ReadonlyArray<Json>
       const plan = (yield* call(sandbox, "interviewStage.list", { interviewPlanId: active.currentInterviewStage.interviewPlanId })).body.results as Array<Json>
       expect(stages).toEqual(plan.map((s) => ({ id: s.id, remote_id: s.id, name: s.title, order: s.orderInInterviewPlan })))
       const target = plan.find((s) => s.type === "Offer")!
@@ -275,7 +281,7 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       expect(JSON.stringify(refused)).toContain("invalid_input")
       expect(yield* errorTag(client.unified_ats.ats_move_application({ headers, path: { id: MISSING }, payload: { interview_stage_id: target.id } }))).toBe("NotFound")
 
-      const reasons = (yield* rpc({ action: "ats_list_rejected_reasons" })).data as ReadonlyArray<Json>
+      const reasons = (yield* client.unified_ats.ats_list_rejected_reasons({ headers, urlParams: {} })).data as ReadonlyArray<Json>
       const reason = reasons.find((r) => r.rejected_reason_type.value === "rejected_by_candidate")!
       yield* client.unified_ats.ats_reject_application({ headers, path: { id: active.id }, payload: { rejected_reason_id: reason.id } })
       const archivedStage = plan.find((s) => s.type === "Archived")!
@@ -292,6 +298,28 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       const other2 = raw.find((a) => a.status === "Active" && a.id !== active.id)!
       expect(yield* errorTag(client.unified_ats.ats_reject_application({ headers, path: { id: other2.id }, payload: {} }))).toBe("BadRequest")
       expect((yield* call(sandbox, "application.info", { applicationId: other2.id })).body.results.status).toBe("Active")
+    }))
+
+  it.effect("the StackOne SDK moves and rejects an application: answers the SDK accepts, the look-alike's application changed", () =>
+    Effect.gen(function*() {
+      const { sandbox, sdkWrite } = yield* setup
+      const active = (yield* everything(sandbox, "application.list")).find((a) => a.status === "Active")!
+      const plan = (yield* call(sandbox, "interviewStage.list", { interviewPlanId: active.currentInterviewStage.interviewPlanId })).body.results as Array<Json>
+      const target = plan.find((s) => s.type === "Offer")!
+      const reason = ((yield* call(sandbox, "archiveReason.list")).body.results as Array<Json>).find((r) => r.reasonType === "RejectedByOrg")!
+
+      const moved = yield* sdkWrite("ats_move_application", { interview_stage_id: target.id }, active.id)
+      expect({ status: moved.status, issues: moved.issues, data: moved.body.data }).toEqual({ status: 200, issues: [], data: { id: active.id, remote_id: active.id } })
+      expect((yield* call(sandbox, "application.info", { applicationId: active.id })).body.results).toMatchObject({ status: "Active", currentInterviewStage: { id: target.id } })
+
+      const rejected = yield* sdkWrite("ats_reject_application", { rejected_reason_id: reason.id }, active.id)
+      expect({ status: rejected.status, issues: rejected.issues, data: rejected.body.data }).toEqual({ status: 200, issues: [], data: { id: active.id, remote_id: active.id } })
+      expect((yield* call(sandbox, "application.info", { applicationId: active.id })).body.results).toMatchObject({
+        status: "Archived",
+        archiveReason: { id: reason.id },
+        currentInterviewStage: { id: plan.find((s) => s.type === "Archived")!.id }
+      })
+      expect(sent(sandbox, "application.changeStage")).toHaveLength(2)
     }))
 
   it.effect("ats_list_candidates pages through every candidate once; ats_get_candidate; 404", () =>
@@ -337,9 +365,9 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       expect(yield* errorTag(client.unified_ats.ats_get_candidate({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
     }))
 
-  it.effect("ats_create_candidate sends Ashby's candidate.create fields; the candidate is there afterwards", () =>
+  it.effect("ats_create_candidate sends Ashby's candidate.create fields, through the unified API and the StackOne SDK; the candidate is there afterwards", () =>
     Effect.gen(function*() {
-      const { client, headers, sandbox } = yield* setup
+      const { client, headers, sandbox, sdkWrite } = yield* setup
       const before = (yield* everything(sandbox, "candidate.list")).length
       const created = yield* client.unified_ats.ats_create_candidate({
         headers,
@@ -387,14 +415,34 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       // Ashby requires a name: its invalid_input is the unified 400, and nothing is created
       expect(yield* errorTag(client.unified_ats.ats_create_candidate({ headers, payload: { email: "nameless@example.com" } }))).toBe("BadRequest")
       expect(yield* everything(sandbox, "candidate.list")).toHaveLength(before + 1)
+
+      // through the StackOne SDK: an answer it accepts, the candidate in the look-alike
+      const bySdk = yield* sdkWrite("ats_create_candidate", { name: "Grace Hopper", email: "grace.ashby@example.com", phone_numbers: [{ phone: "+1 555 0100" }] })
+      expect({ status: bySdk.status, issues: bySdk.issues }).toEqual({ status: 201, issues: [] })
+      const graceId = bySdk.body.data.id as string
+      expect(bySdk.body.data).toEqual({ id: graceId, remote_id: graceId })
+      expect((yield* call(sandbox, "candidate.info", { id: graceId })).body.results).toMatchObject({
+        id: graceId,
+        name: "Grace Hopper",
+        primaryEmailAddress: { value: "grace.ashby@example.com" },
+        primaryPhoneNumber: { value: "+1 555 0100" }
+      })
+      expect(yield* everything(sandbox, "candidate.list")).toHaveLength(before + 2)
     }))
 
-  it.effect("jobs, interview stages, rejected reasons, users, departments and locations through the action RPC, as the look-alike has them", () =>
+  it.effect("jobs, interview stages, rejected reasons, users, departments and locations through the unified API, as the look-alike has them", () =>
     Effect.gen(function*() {
-      const { allByRpc, rpc, sandbox } = yield* setup
+      const { ats, headers, sandbox } = yield* setup
+      /** Every page of a unified list, each checked against the unified list schema. */
+      const pages = <E>(schema: Schema.Schema<any, any>, list: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E>) =>
+        unifiedPages((next) =>
+          Effect.tap(list(next), (page) => {
+            Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(page)
+          })
+        )
       const rawJobs = yield* everything(sandbox, "job.list")
       expect(rawJobs.some((j) => j.status === "Draft")).toBe(false)
-      const jobs = yield* allByRpc("ats_list_jobs", 3)
+      const jobs = yield* pages(AtsJobsList, (next) => ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }))
       expect(jobs.pages).toBe(Math.ceil(rawJobs.length / 3))
       expect(ids(jobs.records)).toEqual(ids(rawJobs))
       const job = rawJobs[0]!
@@ -421,37 +469,42 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
         created_at: job.createdAt,
         updated_at: job.updatedAt
       })
-      expect((yield* rpc({ action: "ats_get_job", path: { id: job.id } })).data).toEqual(jobs.records[0])
-      expect(yield* errorTag(rpc({ action: "ats_get_job", path: { id: MISSING } }))).toBe("NotFound")
-      const drafts = yield* rpc({ action: "ats_list_jobs", query: { filter_status: "Draft" } })
+      expect((yield* ats.ats_get_job({ headers, path: { id: job.id }, urlParams: {} })).data).toEqual(jobs.records[0])
+      expect(yield* errorTag(ats.ats_get_job({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
+      // the unified draft and open are Ashby's Draft and Open
+      const drafts = yield* ats.ats_list_jobs({ headers, urlParams: { filter: { status: "draft" } } })
       expect(sent(sandbox, "job.list").at(-1)).toEqual({ limit: 25, status: ["Draft"] })
       const rawDrafts = yield* everything(sandbox, "job.list", { status: ["Draft"] })
       expect(rawDrafts.length).toBeGreaterThan(0)
       expect(ids(drafts.data as ReadonlyArray<Json>)).toEqual(ids(rawDrafts))
+      const open = yield* ats.ats_list_jobs({ headers, urlParams: { page_size: 100, filter: { job_status: "open" } } })
+      expect(sent(sandbox, "job.list").at(-1)).toEqual({ limit: 100, status: ["Open"] })
+      expect(ids(open.data as ReadonlyArray<Json>)).toEqual(ids(rawJobs.filter((j) => j.status === "Open")))
 
-      const stage = (yield* call(sandbox, "interviewStage.list", { interviewPlanId: job.defaultInterviewPlanId })).body.results[1]
-      expect((yield* rpc({ action: "ats_get_interview_stage", path: { id: stage.id } })).data).toEqual({
-        id: stage.id,
-        remote_id: stage.id,
-        name: stage.title,
-        order: stage.orderInInterviewPlan
-      })
-      expect(yield* errorTag(rpc({ action: "ats_get_interview_stage", path: { id: MISSING } }))).toBe("NotFound")
-      expect(yield* errorTag(rpc({ action: "ats_list_job_application_stages", path: { id: MISSING } }))).toBe("NotFound")
+      const plan = (yield* call(sandbox, "interviewStage.list", { interviewPlanId: job.defaultInterviewPlanId })).body.results as Array<Json>
+      const stageRecord = (stage: Json) => ({ id: stage.id, remote_id: stage.id, name: stage.title, order: stage.orderInInterviewPlan })
+      const jobStages = yield* ats.ats_list_job_application_stages({ headers, path: { id: job.id }, urlParams: {} })
+      Schema.decodeUnknownSync(AtsApplicationStagesList, { onExcessProperty: "error" })(jobStages)
+      expect(jobStages.data).toEqual(plan.map(stageRecord))
+      expect((yield* ats.ats_get_interview_stage({ headers, path: { id: plan[1]!.id }, urlParams: {} })).data).toEqual(stageRecord(plan[1]!))
+      expect(yield* errorTag(ats.ats_get_interview_stage({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
+      expect(yield* errorTag(ats.ats_list_job_application_stages({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       const rawReasons = (yield* call(sandbox, "archiveReason.list")).body.results as Array<Json>
-      const reasons = (yield* rpc({ action: "ats_list_rejected_reasons" })).data as ReadonlyArray<Json>
-      expect(ids(reasons)).toEqual(ids(rawReasons))
-      expect((yield* rpc({ action: "ats_get_rejected_reason", path: { id: rawReasons[1]!.id } })).data).toEqual(reasons[1])
-      expect(reasons[1]).toMatchObject({ label: rawReasons[1]!.text, type: rawReasons[1]!.reasonType })
-      expect(yield* errorTag(rpc({ action: "ats_get_rejected_reason", path: { id: MISSING } }))).toBe("NotFound")
+      const reasons = yield* ats.ats_list_rejected_reasons({ headers, urlParams: {} })
+      Schema.decodeUnknownSync(AtsRejectedReasonsList, { onExcessProperty: "error" })(reasons)
+      expect(ids(reasons.data as ReadonlyArray<Json>)).toEqual(ids(rawReasons))
+      const second = (reasons.data as ReadonlyArray<Json>)[1]!
+      expect((yield* ats.ats_get_rejected_reason({ headers, path: { id: rawReasons[1]!.id }, urlParams: {} })).data).toEqual(second)
+      expect(second).toMatchObject({ label: rawReasons[1]!.text, type: rawReasons[1]!.reasonType })
+      expect(yield* errorTag(ats.ats_get_rejected_reason({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       const rawUsers = yield* everything(sandbox, "user.list")
-      const users = yield* allByRpc("ats_list_users", 3)
+      const users = yield* pages(AtsUsersList, (next) => ats.ats_list_users({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }))
       expect(ids(users.records)).toEqual(ids(rawUsers))
       expect(users.pages).toBe(Math.ceil(rawUsers.length / 3))
       const user = rawUsers[2]!
-      expect((yield* rpc({ action: "ats_get_user", path: { id: user.id } })).data).toEqual({
+      expect((yield* ats.ats_get_user({ headers, path: { id: user.id }, urlParams: {} })).data).toEqual({
         id: user.id,
         remote_id: user.id,
         first_name: user.firstName,
@@ -459,17 +512,26 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
         name: `${user.firstName} ${user.lastName}`,
         email: user.email
       })
-      expect(yield* errorTag(rpc({ action: "ats_get_user", path: { id: MISSING } }))).toBe("NotFound")
+      expect(users.records[2]).toEqual((yield* ats.ats_get_user({ headers, path: { id: user.id }, urlParams: {} })).data)
+      expect(yield* errorTag(ats.ats_get_user({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
-      for (const [kind, endpoint, field] of [["departments", "department", "departmentId"], ["locations", "location", "locationId"]] as const) {
+      type ListCall = (params: { headers: typeof headers; urlParams: { page_size: number; next?: string } }) => Effect.Effect<
+        { readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined },
+        { readonly _tag: string }
+      >
+      type GetCall = (params: { headers: typeof headers; path: { id: string }; urlParams: {} }) => Effect.Effect<{ readonly data: unknown }, { readonly _tag: string }>
+      const kinds: ReadonlyArray<{ endpoint: string; field: string; schema: Schema.Schema<any, any>; list: ListCall; get: GetCall }> = [
+        { endpoint: "department", field: "departmentId", schema: AtsDepartmentsList, list: ats.ats_list_departments, get: ats.ats_get_department },
+        { endpoint: "location", field: "locationId", schema: AtsLocationsList, list: ats.ats_list_locations, get: ats.ats_get_location }
+      ]
+      for (const { endpoint, field, get, list, schema } of kinds) {
         const raw = yield* everything(sandbox, `${endpoint}.list`)
-        const listed = yield* allByRpc(`ats_list_${kind}`, 2)
+        const listed = yield* pages(schema, (next) => list({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }))
         expect(listed.records).toEqual(raw.map((r) => ({ id: r.id, remote_id: r.id, name: r.name })))
         expect(listed.pages).toBe(Math.ceil(raw.length / 2))
-        const singular = kind.slice(0, -1)
-        expect((yield* rpc({ action: `ats_get_${singular}`, path: { id: raw[0]!.id } })).data).toEqual(listed.records[0])
+        expect((yield* get({ headers, path: { id: raw[0]!.id }, urlParams: {} })).data).toEqual(listed.records[0])
         expect(sent(sandbox, `${endpoint}.info`).at(-1)).toEqual({ [field]: raw[0]!.id })
-        expect(yield* errorTag(rpc({ action: `ats_get_${singular}`, path: { id: MISSING } }))).toBe("NotFound")
+        expect(yield* errorTag(get({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
       }
     }))
 

@@ -1,17 +1,29 @@
+import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { APPLICATION_STATUS_VALUES, AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList } from "@switchyard/api"
+import {
+  APPLICATION_STATUS_VALUES,
+  AtsApplication,
+  AtsApplicationsList,
+  AtsCandidate,
+  AtsCandidatesList,
+  AtsDepartmentsList,
+  AtsJobsList,
+  AtsRejectedReasonsList,
+  AtsUsersList
+} from "@switchyard/api"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*
  * The built-in smartrecruiters connector against the sandbox's SmartRecruiters look-alike (the
  * Customer API: an API key in X-SmartToken, cursor pages of candidates and users, offset pages
- * of jobs): an account linked with the look-alike's key, then every action, through the unified
- * API where main has the endpoint and through the action RPC otherwise, each compared with what
- * the look-alike itself answers.
+ * of jobs): an account linked with the look-alike's key, then every action through the unified
+ * API, each write also through the real StackOne SDK, each compared with what the look-alike
+ * itself answers.
  */
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(23))
@@ -50,7 +62,7 @@ const setup = Effect.gen(function*() {
   const sandbox = yield* SandboxProviders
   sandbox.reset()
   sandbox.clearRequests()
-  const { client } = yield* freshProject
+  const { client, key } = yield* freshProject
   const account = yield* client.accounts.create_account({
     payload: accountBody({
       connector_key: "smartrecruiters",
@@ -59,9 +71,15 @@ const setup = Effect.gen(function*() {
     })
   })
   const headers = { "x-account-id": account.id }
-  const rpc = (payload: { action: string; query?: Record<string, unknown>; path?: Record<string, unknown>; body?: Record<string, unknown> }) =>
-    client.actions.rpc_action({ headers, payload })
-  return { sandbox, client, headers, rpc }
+  const address = (yield* HttpServer.HttpServer).address
+  const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
+  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
+  const sdkWrite = (operationId: string, body: unknown, id?: string) =>
+    Effect.map(
+      sdk.call({ operationId, method: "POST", path: "", pathParams: id === undefined ? {} : { id }, query: {}, body, accountId: account.id }),
+      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
+    )
+  return { sandbox, client, headers, sdkWrite, ats: client.unified_ats }
 })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
@@ -264,7 +282,7 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
 
   it.effect("ats_move_application and ats_reject_application change the status, seen on a later read", () =>
     Effect.gen(function*() {
-      const { client, headers, rpc, sandbox } = yield* setup
+      const { client, headers, sandbox } = yield* setup
       const raw = yield* allCandidates(sandbox)
       const fresh = raw.find((c) => c.primaryAssignment?.status === "NEW")!
       const id = `${fresh.id}:${fresh.primaryAssignment.job.id}`
@@ -282,7 +300,8 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
       const wrong = yield* Effect.flip(client.unified_ats.ats_move_application({ headers, path: { id }, payload: { interview_stage_id: "PHONE_SCREEN" } }))
       expect(wrong).toMatchObject({ _tag: "BadRequest", statusCode: 400 })
 
-      const reasons = yield* rpc({ action: "ats_list_rejected_reasons" })
+      const reasons = yield* client.unified_ats.ats_list_rejected_reasons({ headers, urlParams: {} })
+      Schema.decodeUnknownSync(AtsRejectedReasonsList, { onExcessProperty: "error" })(reasons)
       const raws = (yield* srApi(sandbox, "/configuration/rejection-reasons")).content as Array<Json>
       expect(reasons.data).toEqual(raws.map((r) => ({ id: r.id, remote_id: r.id, label: r.label })))
       const reason = (reasons.data as ReadonlyArray<Json>)[1]!
@@ -299,6 +318,34 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
       const listed = yield* client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 100, filter: { updated_after: rejected.data!.rejected_at as string } } })
       expect(ids(listed.data as ReadonlyArray<Json>)).toContain(id)
       expect(yield* errorTag(client.unified_ats.ats_reject_application({ headers, path: { id: `${fresh.id}:00000000-0000-4000-8000-000000000000` }, payload: {} }))).toBe("NotFound")
+    }))
+
+  it.effect("the StackOne SDK creates a candidate, moves and rejects an application: answers the SDK accepts, the look-alike's records changed", () =>
+    Effect.gen(function*() {
+      const { sandbox, sdkWrite } = yield* setup
+      const jobs = (yield* srApi(sandbox, "/jobs?limit=100")).content as Array<Json>
+      const created = yield* sdkWrite("ats_create_candidate", {
+        first_name: "Grace",
+        last_name: "Hopper",
+        email: "grace.sdk.sr@example.com",
+        phone_numbers: [{ phone: "+1 555 0100" }],
+        passthrough: { jobId: jobs[1]!.id }
+      })
+      expect({ status: created.status, issues: created.issues }).toEqual({ status: 201, issues: [] })
+      const graceId = created.body.data.id as string
+      expect(created.body.data).toMatchObject({ id: graceId })
+      expect(yield* srApi(sandbox, `/candidates/${graceId}`)).toMatchObject({ firstName: "Grace", lastName: "Hopper", email: "grace.sdk.sr@example.com", phoneNumber: "+1 555 0100" })
+      expect(yield* srApi(sandbox, `/candidates/${graceId}/jobs/${jobs[1]!.id}`)).toMatchObject({ status: "NEW" })
+
+      const id = `${graceId}:${jobs[1]!.id}`
+      const moved = yield* sdkWrite("ats_move_application", { interview_stage_id: "IN_REVIEW" }, id)
+      expect({ status: moved.status, issues: moved.issues, data: moved.body.data }).toEqual({ status: 200, issues: [], data: { id, remote_id: id } })
+      expect(yield* srApi(sandbox, `/candidates/${graceId}/jobs/${jobs[1]!.id}`)).toMatchObject({ status: "IN_REVIEW" })
+
+      const reason = ((yield* srApi(sandbox, "/configuration/rejection-reasons")).content as Array<Json>)[0]!
+      const rejected = yield* sdkWrite("ats_reject_application", { rejected_reason_id: reason.id }, id)
+      expect({ status: rejected.status, issues: rejected.issues, data: rejected.body.data }).toEqual({ status: 200, issues: [], data: { id, remote_id: id } })
+      expect(yield* srApi(sandbox, `/candidates/${graceId}/jobs/${jobs[1]!.id}`)).toMatchObject({ status: "REJECTED", reasonOfRejection: { id: reason.id } })
     }))
 
   it.effect("ats_create_candidate creates in the talent pool, or on a job with passthrough.jobId; both read back", () =>
@@ -360,11 +407,15 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
       expect(yield* errorTag(client.unified_ats.ats_create_candidate({ headers, payload: { first_name: "A", last_name: "B", email: "a@b.example", passthrough: { jobId: "no-such-job" } } }))).toBe("NotFound")
     }))
 
-  it.effect("jobs, users and departments through the action RPC: pages, gets, 404", () =>
+  it.effect("jobs, users and departments through the unified API: pages, gets, 404", () =>
     Effect.gen(function*() {
-      const { rpc, sandbox } = yield* setup
+      const { ats, headers, sandbox } = yield* setup
       const rawJobs = (yield* srApi(sandbox, "/jobs?limit=100")).content as Array<Json>
-      const { pages, records: jobs } = yield* everyPage((cursor) => rpc({ action: "ats_list_jobs", query: { page_size: 3, ...(cursor ? { cursor } : {}) } }))
+      const { pages, records: jobs } = yield* everyPage((next) =>
+        Effect.tap(ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), (page) => {
+          Schema.decodeUnknownSync(AtsJobsList, { onExcessProperty: "error" })(page)
+        })
+      )
       expect(pages).toBe(Math.ceil(rawJobs.length / 3))
       expect(ids(jobs)).toEqual(rawJobs.map((j) => j.id))
       expect(requestsTo(sandbox, "GET", "/jobs").slice(-pages).map((r) => r.query["offset"] ?? null)).toEqual(
@@ -385,10 +436,9 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
           updated_at: raw.updatedOn
         })
       }
-      const job = yield* rpc({ action: "ats_get_job", path: { id: rawJobs[1]!.id } })
+      const job = yield* ats.ats_get_job({ headers, path: { id: rawJobs[1]!.id }, urlParams: {} })
       expect(job.data).toEqual(jobs[1])
-      const missingJob = yield* Effect.flip(rpc({ action: "ats_get_job", path: { id: "no-such-job" } }))
-      expect(missingJob._tag).toBe("NotFound")
+      expect(yield* errorTag(ats.ats_get_job({ headers, path: { id: "no-such-job" }, urlParams: {} }))).toBe("NotFound")
 
       const rawUsers: Array<Json> = []
       let pageId: string | undefined
@@ -397,19 +447,24 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
         rawUsers.push(...page.content)
         pageId = page.nextPageId
       } while (pageId)
-      const users = yield* everyPage((cursor) => rpc({ action: "ats_list_users", query: { page_size: 4, ...(cursor ? { cursor } : {}) } }))
+      const users = yield* everyPage((next) =>
+        Effect.tap(ats.ats_list_users({ headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }), (page) => {
+          Schema.decodeUnknownSync(AtsUsersList, { onExcessProperty: "error" })(page)
+        })
+      )
       expect(users.pages).toBe(Math.ceil(rawUsers.length / 4))
       expect(users.records).toEqual(rawUsers.map((u) => ({ id: u.id, remote_id: u.id, email: u.email, first_name: u.firstName, last_name: u.lastName, name: `${u.firstName} ${u.lastName}` })))
-      const user = yield* rpc({ action: "ats_get_user", path: { id: rawUsers[3]!.id } })
+      const user = yield* ats.ats_get_user({ headers, path: { id: rawUsers[3]!.id }, urlParams: {} })
       expect(user.data).toEqual(users.records[3])
-      expect(yield* errorTag(rpc({ action: "ats_get_user", path: { id: "ffffffffffffffffffffffff" } }))).toBe("NotFound")
+      expect(yield* errorTag(ats.ats_get_user({ headers, path: { id: "ffffffffffffffffffffffff" }, urlParams: {} }))).toBe("NotFound")
 
       const rawDepartments = (yield* srApi(sandbox, "/configuration/departments")).content as Array<Json>
-      const departments = yield* rpc({ action: "ats_list_departments" })
+      const departments = yield* ats.ats_list_departments({ headers, urlParams: {} })
+      Schema.decodeUnknownSync(AtsDepartmentsList, { onExcessProperty: "error" })(departments)
       expect(departments.data).toEqual(rawDepartments.map((d) => ({ id: d.id, remote_id: d.id, name: d.label })))
-      const department = yield* rpc({ action: "ats_get_department", path: { id: rawDepartments[2]!.id } })
+      const department = yield* ats.ats_get_department({ headers, path: { id: rawDepartments[2]!.id }, urlParams: {} })
       expect(department.data).toEqual((departments.data as ReadonlyArray<Json>)[2])
-      expect(yield* errorTag(rpc({ action: "ats_get_department", path: { id: "0" } }))).toBe("NotFound")
+      expect(yield* errorTag(ats.ats_get_department({ headers, path: { id: "0" }, urlParams: {} }))).toBe("NotFound")
     }))
 
   it.effect("SmartRecruiters' 429 and 5xx: retried, then answered; a wrong key is refused with the provider's 401", () =>

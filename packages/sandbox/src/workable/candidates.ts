@@ -7,8 +7,8 @@ import { collection, page } from "./paging.js"
 import type { WorkableContext } from "./workableContext.js"
 
 /**
- * Candidates: the collection (all, or one job's), one candidate, creating one in a job, and
- * moving or disqualifying one. Workable's candidate is one person in one job's pipeline.
+ * Candidates: the collection (all, or one job's), one candidate, creating one in a job, copying
+ * one to another job, and moving or disqualifying one. Workable's candidate is one person in one job's pipeline.
  */
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
@@ -93,6 +93,38 @@ export const candidateRoutes = (context: WorkableContext): ReadonlyArray<Route> 
     }
     state.candidates.push(candidate)
     sendJson(ctx.res, 201, { candidate: context.views().candidateDetail(candidate) })
+  }),
+
+  // POST /candidates/:id/copy {"member_id", "target_job_shortcode", "target_stage"}: "copies a candidate to another
+  // job", a new candidate of the same person on that job, answered 201 {"candidate": {"id", "url"}}. The
+  // documentation names no stage for a copy without target_stage: this look-alike keeps the candidate's stage.
+  context.route("POST", "/candidates/:id/copy", (ctx, params) => {
+    const source = context.candidate(params["id"])
+    const body = record(ctx.body())
+    actingMember(context, body)
+    const shortcode = text(body["target_job_shortcode"])
+    if (shortcode === null) throw unprocessable("target_job_shortcode is required")
+    const job = context.job(shortcode)
+    const stage = text(body["target_stage"]) ?? source.stage
+    if (context.views().stageOf(stage) === undefined) throw unprocessable(`stage ${stage} not found`)
+    const now = context.clock.tick()
+    const state = context.state
+    const copy: WorkableCandidate = {
+      ...source,
+      id: candidateId(state.next.candidate++),
+      shortcode: job.shortcode,
+      stage,
+      disqualified: false,
+      withdrew: false,
+      disqualifiedAt: null,
+      disqualification_reason: null,
+      tags: [...source.tags],
+      createdAt: now,
+      updatedAt: now,
+      hiredAt: stage === "hired" ? now : null
+    }
+    state.candidates.push(copy)
+    sendJson(ctx.res, 201, { candidate: { id: copy.id, url: `${ctx.origin}/spi/v3/candidates/${copy.id}` } })
   }),
 
   // POST /candidates/:id/move {"member_id", "target_stage"}
