@@ -33,8 +33,9 @@ OAuth2 (Lever v1 look-alike)  ${sandbox.oauth.baseUrl}
 ${LOOK_ALIKES.map((lookAlike) => {
   const info = sandbox.lookAlikes[lookAlike.provider]!
   const credentials = Object.entries(info.credentials).map(([name, value]) => `${name}: ${value}`).join("   ")
-  return [`${lookAlike.title.padEnd(30)}${info.baseUrl}`, `     ${credentials}`, ...(lookAlike.usage?.(info) ?? []).map((line) => `     ${line}`), ""].join("\n")
-}).join("\n")}Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset,
+  return [`${`${lookAlike.title} `.padEnd(30)}${info.baseUrl}`, `     ${credentials}`, ...(lookAlike.usage?.(info) ?? []).map((line) => `     ${line}`), ""].join("\n")
+}).join("\n")}
+Admin on every origin: GET /_sandbox, POST|GET|DELETE /_sandbox/faults, GET|DELETE /_sandbox/requests, POST /_sandbox/reset,
   GET|POST /_sandbox/clock, GET /_sandbox/oauth, POST /_sandbox/oauth/revoke, GET|DELETE /_sandbox/oauth/token-requests
 Per request: x-sandbox-fault: latency=250 | status=503 | rate_limit=2 | timeout | reset | malformed_json | oversized=5
 `)
