@@ -281,7 +281,7 @@ layer(Server, { excludeTestServices: true })("@switchyard/client", (it) => {
           connectors: Effect.map(effectClient.connectors.list_connectors({ urlParams: {} }), recordsOf)
         })).pipe(Effect.provide(yield* clientLayer(project.key)))
       expect(viaEffect.accounts.map((account) => account.id).sort()).toEqual(ids)
-      expect(viaEffect.connectors.map((connector) => connector.id)).toContain("greenhouse@1.3.0~builtin")
+      expect(viaEffect.connectors.map((connector) => connector.id)).toContain("greenhouse@1.4.0~builtin")
     }))
 
   it.effect("never shows the API key: not in the config, errors, causes or logs", () =>

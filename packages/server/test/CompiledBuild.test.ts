@@ -110,7 +110,7 @@ describe("the compiled server", () => {
       | ReadonlyArray<{ readonly id: string }>
       | { readonly data: ReadonlyArray<{ readonly id: string }> }
     const ids = (Array.isArray(body) ? body : (body as { data: ReadonlyArray<{ id: string }> }).data).map((c) => c.id)
-    expect(ids).toContain("greenhouse@1.3.0~builtin")
+    expect(ids).toContain("greenhouse@1.4.0~builtin")
     const shipped = new Set(builtinConnectorSources().map((source) => Path.basename(Path.dirname(source.file))))
     expect(new Set(ids.filter((id) => id.endsWith("~builtin")).map((id) => id.split("@")[0]))).toEqual(shipped)
   })

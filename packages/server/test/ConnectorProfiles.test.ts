@@ -157,7 +157,7 @@ layer(TestServer(), { excludeTestServices: true })("connector profiles", (it) =>
       }))
       expect(paged).toMatchObject({ page: 2, page_size: 2, total: 3, next_page: null })
       expect(paged.data.map((p) => [p.label, p.accounts_count, p.enabled_actions_count, p.version])).toEqual([
-        ["C", 0, 0, "1.3.0"]
+        ["C", 0, 0, "1.4.0"]
       ])
       const first = asPage(yield* client.connector_profiles.list_connector_profiles({
         urlParams: { page: 1, page_size: 2, expand: ["accounts_count"] }

@@ -65,7 +65,7 @@ layer(TestServer(), { excludeTestServices: true })("credentials checked at link 
   it.effect("names every missing, unknown and non-string field at once with the expected ones, and stores nothing", () =>
     Effect.gen(function*() {
       const { post, projectId } = yield* setup
-      const expects = `(authentication "apiKey" of greenhouse@1.3.0 expects: apiKey (required), onBehalfOf)`
+      const expects = `(authentication "apiKey" of greenhouse@1.4.0 expects: apiKey (required), onBehalfOf)`
       const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
         [{}, `credentials lack apiKey ${expects}`],
         [{ api_key: "gh-secret-value" }, `credentials lack apiKey; have unknown api_key ${expects}`],
@@ -142,7 +142,7 @@ layer(TestServer(), { excludeTestServices: true })("credentials checked at link 
       const { post, register } = yield* setup
       const lever = expectErrorBody(yield* post(accountBody({ connector_key: "lever", credentials: { code: "c" } })), 400)
       expect(lever.message).toBe(
-        `credentials lack accessToken; have unknown code (authentication "oauth2" of lever@1.0.0 expects: performAs, ` +
+        `credentials lack accessToken; have unknown code (authentication "oauth2" of lever@1.1.0 expects: performAs, ` +
           `accessToken (required), refreshToken, expiresAt, issuedAt, tokenType, scope)`
       )
       const tokens = { accessToken: "at", refreshToken: "rt", expiresAt: "2030-01-01T00:00:00.000Z", performAs: "user-1" }

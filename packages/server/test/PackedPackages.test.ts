@@ -216,7 +216,7 @@ describe("the packed packages, installed outside the workspace", () => {
       effect: { ids: Array<string>; refused: string }
       promise: { ids: Array<string>; rejected: string }
     }
-    expect(seen.effect.ids).toContain("greenhouse@1.3.0~builtin")
+    expect(seen.effect.ids).toContain("greenhouse@1.4.0~builtin")
     expect(seen.promise.ids).toEqual(seen.effect.ids)
     expect(seen.effect.refused).toBe("Unauthorized")
     expect(seen.promise.rejected).toBe("Unauthorized")
