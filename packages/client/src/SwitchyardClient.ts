@@ -1,4 +1,4 @@
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, type HttpApi, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Config, Duration, Effect, identity, Redacted } from "effect"
 import { hideCredentials } from "./hideCredentials.js"
@@ -19,8 +19,17 @@ export interface ClientOptions {
   readonly retry?: Partial<RetryPolicy> | undefined
 }
 
+type ApiGroups = typeof Api extends HttpApi.HttpApi<string, infer Groups, infer _E, infer _R> ? Groups : never
+type ApiErrors = typeof Api extends HttpApi.HttpApi<string, infer _G, infer E, infer _R> ? E : never
+
+/**
+ * The typed client: a method per endpoint, by group (`client.unified_ats.ats_list_jobs`). An interface,
+ * so that declarations name it rather than spell out every endpoint (more than the compiler writes).
+ */
+export interface Client extends HttpApiClient.Client<ApiGroups, ApiErrors, never> {}
+
 /** The typed client derived from the shared `Api` definition, over the HttpClient in context. */
-export const makeClient = (options: ClientOptions) => {
+export const makeClient = (options: ClientOptions): Effect.Effect<Client, never, HttpClient.HttpClient> => {
   const apiKey = typeof options.apiKey === "string" ? Redacted.make(options.apiKey) : options.apiKey
   const retry = options.retry === undefined ? identity : retryTransient({ ...defaultRetryPolicy, ...options.retry })
   return HttpApiClient.make(Api, {
@@ -35,7 +44,6 @@ export const makeClient = (options: ClientOptions) => {
   })
 }
 
-export type Client = Effect.Effect.Success<ReturnType<typeof makeClient>>
 
 const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
   Config.integer(name).pipe(
