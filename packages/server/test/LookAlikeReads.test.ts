@@ -1,15 +1,14 @@
-import type { HttpApiEndpoint } from "@effect/platform"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Api, unifiedOperationOf } from "@switchyard/api"
 import { LOOK_ALIKES } from "@switchyard/sandbox"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { type ListedRecords, pathFromLists } from "../src/ContractCheck/pathFromLists.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
 import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { sdkIssuesBeyondSpec, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { readRank, unifiedReads } from "./support/unifiedReads.js"
 
 /*
  * Every unified read of each look-alike's connector (Ashby, Workable, SmartRecruiters, ...: the
@@ -22,22 +21,11 @@ import { TestServer } from "./support/TestServer.js"
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(31))
 
-const unifiedReads = Object.values(Api.groups).flatMap((group) =>
-  Object.values(group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).flatMap((endpoint) => {
-    const operation = unifiedOperationOf(endpoint)
-    return Option.isSome(operation) && (operation.value.kind === "list" || operation.value.kind === "get")
-      ? [{ path: endpoint.path, kind: operation.value.kind, actionId: operation.value.actionId }]
-      : []
-  })
-)
-
-/** Top-level lists first, then lists under a record, then gets: each takes its ids from those before it. */
-const rank = (read: { readonly kind: string; readonly path: string }) => read.kind === "list" ? (read.path.includes("/:") ? 1 : 0) : 2
 
 layer(Server, { excludeTestServices: true })("look-alike connectors through the StackOne SDK", (it) => {
   for (const lookAlike of LOOK_ALIKES) {
     const reads = unifiedReads.filter((read) => newestBuiltinActions(lookAlike.provider).has(read.actionId))
-      .sort((a, b) => rank(a) - rank(b))
+      .sort((a, b) => readRank(a) - readRank(b))
 
     it.effect(`${lookAlike.provider}: every unified read (${reads.length}) answers what the SDK accepts`, () =>
       Effect.gen(function*() {
@@ -54,7 +42,7 @@ layer(Server, { excludeTestServices: true })("look-alike connectors through the 
         const listed = new Map<string, ListedRecords>()
         const answered: Array<string> = []
         for (const read of reads) {
-          const params = pathFromLists(read.path, (list) => listed.get(list))?.params
+          const params = pathFromLists(read.endpoint.path, (list) => listed.get(list))?.params
           expect(params, `${lookAlike.provider} ${read.actionId}: no listed record to address`).toBeDefined()
           const answer = yield* sdk.call({
             operationId: read.actionId,
@@ -74,7 +62,7 @@ layer(Server, { excludeTestServices: true })("look-alike connectors through the 
             const records = data as ReadonlyArray<Record<string, unknown>>
             listed.set(read.actionId, { params: params!, ids: records.map((record) => String(record.id)) })
             // a top-level list of seeded records is never empty
-            if (!read.path.includes("/:")) expect(records.length, `${lookAlike.provider} ${read.actionId}`).toBeGreaterThan(0)
+            if (!read.endpoint.path.includes("/:")) expect(records.length, `${lookAlike.provider} ${read.actionId}`).toBeGreaterThan(0)
           } else {
             expect((data as Record<string, unknown>).id, `${lookAlike.provider} ${read.actionId}`).toBe(params!.subResourceId ?? params!.id)
           }

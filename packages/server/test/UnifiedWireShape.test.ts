@@ -1,9 +1,8 @@
-import { type HttpApiEndpoint, HttpClientRequest, HttpServer, HttpServerResponse } from "@effect/platform"
+import { HttpClientRequest, HttpServer, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Api, unifiedOperationOf } from "@switchyard/api"
 import { builtinConnectorSources } from "@switchyard/connectors"
 import type { Sandbox } from "@switchyard/sandbox"
-import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
+import { Arbitrary, Effect, Either, FastCheck, Layer, Schema } from "effect"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { type ListedRecords, pathFromLists } from "../src/ContractCheck/pathFromLists.js"
 import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
@@ -22,6 +21,7 @@ import {
 import { newestBuiltinActions } from "./support/newestBuiltinActions.js"
 import { sdkIssuesBeyondSpec, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { readRank, unifiedReads } from "./support/unifiedReads.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 import { mutate, schemaEncodedJson, seeded } from "./support/WireShape.js"
 
@@ -35,14 +35,6 @@ import { mutate, schemaEncodedJson, seeded } from "./support/WireShape.js"
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(11))
 
-const unifiedReads = Object.values(Api.groups).flatMap((group) =>
-  Object.values(group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).flatMap((endpoint) => {
-    const operation = unifiedOperationOf(endpoint)
-    return Option.isSome(operation) && (operation.value.kind === "list" || operation.value.kind === "get")
-      ? [{ endpoint, kind: operation.value.kind, actionId: operation.value.actionId, group: group.identifier }]
-      : []
-  })
-)
 
 /**
  * The connector the sandbox simulates for each unified category, at the version its look-alike
@@ -50,10 +42,6 @@ const unifiedReads = Object.values(Api.groups).flatMap((group) =>
  * which the look-alike does not serve; its contract check covers it against BambooHR's document).
  */
 const sandboxConnectors = { ats: ["greenhouse"], hris: ["bamboohr", "1.3.0"], lms: ["talentlms"] } as const
-/** Top-level lists first, then lists under a record, then gets: each takes its ids from those before it. */
-const rank = (read: { readonly kind: string; readonly endpoint: { readonly path: string } }) =>
-  read.kind === "list" ? (read.endpoint.path.includes("/:") ? 1 : 0) : 2
-
 /** The unified reads the sandbox's connectors serve: each is compared on the sandbox's records. */
 const sandboxReads = unifiedReads.filter(({ actionId, endpoint }) =>
   newestBuiltinActions(...(sandboxConnectors[endpoint.path.split("/")[2] as keyof typeof sandboxConnectors] as readonly [string, string?]))
@@ -208,7 +196,7 @@ layer(Server, { excludeTestServices: true })("unified wire shape", (it) => {
       const compared: Array<string> = []
       // a read with no seeded path takes its ids from the lists answered before it, as the contract check does
       const listed = new Map<string, ListedRecords>()
-      const inOrder = [...sandboxReads].sort((a, b) => rank(a) - rank(b))
+      const inOrder = [...sandboxReads].sort((a, b) => readRank(a) - readRank(b))
       for (const { actionId, endpoint, kind } of inOrder) {
         const params = paths[endpoint.name] ?? pathFromLists(endpoint.path, (list) => listed.get(list))?.params
         expect(params, `no sandbox record for ${endpoint.name}`).toBeDefined()
