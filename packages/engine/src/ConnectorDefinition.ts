@@ -195,6 +195,8 @@ export const CustomError = Schema.Struct({
 const requestParameters = {
   url: Text,
   method: Text,
+  /** One of the connector's `servers`: `url` is then relative to it, not to `baseUrl`. */
+  server: opt(Text),
   args: opt(Schema.Array(RequestArg)),
   response: opt(AnyRecord),
   customErrors: opt(Schema.Array(CustomError))
@@ -308,10 +310,35 @@ export const EventsDefinition = Schema.Struct({
 })
 export type EventsDefinition = typeof EventsDefinition.Type
 
+/**
+ * A server of the provider's beside `baseUrl`, which some operations live on (Personio's career-site
+ * feed at `https://{company}.jobs.personio.de`, beside its API at `https://api.personio.de`).
+ * `authentication: none` sends its requests without the account's credentials (a public feed).
+ */
+export const ServerDefinition = Schema.Struct({
+  url: Text,
+  authentication: opt(Schema.Literal("account", "none")),
+  description: opt(Text)
+})
+export type ServerDefinition = typeof ServerDefinition.Type
+
+/** A server's name; an account's `<name>_base_url` setting replaces its URL, as `base_url` does `baseUrl`. */
+const SERVER_NAME = /^[a-z][a-z0-9_]{0,39}$/
+
+const Servers = Schema.Record({ key: Schema.String, value: ServerDefinition }).pipe(
+  Schema.filter((servers) => {
+    const bad = Object.keys(servers).find((name) => !SERVER_NAME.test(name))
+    return bad === undefined ||
+      { path: [bad], message: "a server name is lower case letters, digits and _, starting with a letter (at most 40)" }
+  })
+)
+
 export const ConnectorDefinition = Schema.Struct({
   StackOne: Schema.Literal("1.0.0"),
   info: ConnectorInfo,
   baseUrl: opt(Text),
+  /** Named servers beside `baseUrl`; a request step names one with `parameters.server`. */
+  servers: opt(Servers),
   rateLimit: opt(Schema.Struct({ mainRatelimit: opt(Schema.Number) })),
   resources: opt(Text),
   authentication: opt(Schema.Array(NamedAuthenticationMethod)),

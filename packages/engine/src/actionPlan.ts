@@ -17,7 +17,8 @@ export type {
   HttpPlan,
   IteratorPlan,
   StepKind,
-  StepPlan
+  StepPlan,
+  XmlReading
 } from "./plan/StepPlan.js"
 export { stepReferences } from "./plan/stepReferences.js"
 
@@ -37,8 +38,16 @@ export interface ActionPlan {
   readonly declaresCursor: boolean
 }
 
+/** A named server beside the base URL (`servers.<name>`). */
+export interface ServerPlan {
+  readonly url: Evaluator
+  /** `authentication: none`: its requests carry none of the account's credentials. */
+  readonly authenticated: boolean
+}
+
 export interface ConnectorPlan {
   readonly baseUrl: Evaluator | undefined
+  readonly servers: ReadonlyMap<string, ServerPlan>
   /** Methods by name, in document order. */
   readonly auth: ReadonlyMap<string, AuthPlan | ActionDefinitionError>
   readonly firstAuth: string | undefined
@@ -79,7 +88,15 @@ const connectorPlan = (parsed: ParsedConnector): ConnectorPlan => {
   if (definition.baseUrl !== undefined) {
     baseUrl = compileEvaluator(lookupExpression(definition.baseUrl, "baseUrl", compiled), { path: "baseUrl", urlEncode: true })
   }
-  plan = { baseUrl, auth, firstAuth, actions: new Map() }
+  const servers = new Map<string, ServerPlan>()
+  for (const [name, server] of Object.entries(definition.servers ?? {})) {
+    const path = `servers.${name}.url`
+    servers.set(name, {
+      url: compileEvaluator(lookupExpression(server.url, path, compiled), { path, urlEncode: true }),
+      authenticated: server.authentication !== "none"
+    })
+  }
+  plan = { baseUrl, servers, auth, firstAuth, actions: new Map() }
   plans.set(parsed, plan)
   return plan
 }
@@ -107,6 +124,22 @@ export const findAction = (
   return found
 }
 
+/** Every `parameters.server` a step names is one of the connector's `servers`. */
+const checkServers = (parsed: ParsedConnector, steps: ReadonlyArray<StepPlan>) => {
+  const declared = Object.keys(parsed.definition.servers ?? {})
+  for (const step of steps) {
+    const server = "http" in step.kind ? step.kind.http.server : undefined
+    if (server !== undefined && !declared.includes(server)) {
+      throw new ActionDefinitionError({
+        message: `step "${step.stepId}" names server "${server}", which the connector's servers do not declare` +
+          (declared.length === 0 ? " (it declares none)" : ` (it declares ${declared.join(", ")})`),
+        stepId: step.stepId,
+        path: `${step.path}.stepFunction.parameters.server`
+      })
+    }
+  }
+}
+
 const compileAction = (parsed: ParsedConnector, actionId: string): ActionPlan | ActionDefinitionError => {
   const found = findAction(parsed, actionId)
   if (found === undefined) {
@@ -117,6 +150,7 @@ const compileAction = (parsed: ParsedConnector, actionId: string): ActionPlan | 
   try {
     checkStepReferences(action, path, compiled)
     const steps = action.steps.map((step, index) => compileStep(step, action, path, `${path}.steps[${index}]`, compiled))
+    checkServers(parsed, steps)
     const result = action.result
     return {
       action,

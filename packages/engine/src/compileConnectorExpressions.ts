@@ -78,6 +78,11 @@ export const compileConnectorExpressions = (
 
   if (isRecord(document)) {
     one(document.baseUrl, ["baseUrl"])
+    if (isRecord(document.servers)) {
+      for (const [name, server] of Object.entries(document.servers)) {
+        if (isRecord(server)) one(server.url, ["servers", name, "url"])
+      }
+    }
     each(document.authentication, ["authentication"], (entry, entryAt) => {
       for (const [name, method] of Object.entries(entry)) {
         if (!isRecord(method)) continue

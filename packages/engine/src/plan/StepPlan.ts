@@ -24,9 +24,22 @@ export type BodyReader =
   | { readonly _tag: "Key"; readonly keys: ReadonlyArray<string> }
   | { readonly _tag: "Expression"; readonly evaluate: Evaluator }
 
+/**
+ * `response.format: xml`: the answer is read as XML into a tree (elements as keys, text as
+ * values, attributes under `@_name`) before `dataKey`, `customErrors` or any mapping sees it.
+ */
+export interface XmlReading {
+  /** Elements that are always lists, even when the provider sends one or none (`response.arrays`). */
+  readonly arrays: ReadonlySet<string>
+}
+
 export interface HttpPlan {
   readonly method: Evaluator | undefined
   readonly url: Evaluator | undefined
+  /** `parameters.server`: one of the connector's `servers`, which `url` is relative to. */
+  readonly server: string | undefined
+  /** How the answer's body is read: as the transport gives it (JSON parsed), or as XML. */
+  readonly xml: XmlReading | undefined
   readonly args: ReadonlyArray<ArgPlan>
   readonly dataKey: BodyReader | undefined
   readonly nextKey: BodyReader | undefined

@@ -4,7 +4,7 @@ import { childPath, compileEvaluator, compileTemplate, lookupExpression, plainJs
 import type { CompiledExpression } from "../Expressions.js"
 import { compileFields, type FieldPlan } from "../mapping.js"
 import { ActionDefinitionError } from "../RunErrors.js"
-import type { ArgPlan, BodyReader, CustomErrorPlan, HttpPlan, StepKind, StepPlan } from "./StepPlan.js"
+import type { ArgPlan, BodyReader, CustomErrorPlan, HttpPlan, StepKind, StepPlan, XmlReading } from "./StepPlan.js"
 
 /* Compiles a step definition into its `StepPlan`. */
 
@@ -24,6 +24,21 @@ const hasStaticOrigin = (source: unknown, path: string, compiled: CompiledExpres
 }
 
 const asString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
+
+/** `response.format` (`json`, the default, or `xml`) and, for XML, `response.arrays`. */
+const xmlReading = (response: Record<string, unknown>, path: string): XmlReading | undefined => {
+  const format = response.format ?? "json"
+  const refuse = (message: string) => {
+    throw new ActionDefinitionError({ message, path })
+  }
+  if (format !== "json" && format !== "xml") return refuse(`response.format must be json or xml, not ${JSON.stringify(format)}`)
+  const arrays = response.arrays ?? []
+  if (!Array.isArray(arrays) || !arrays.every((name) => typeof name === "string" && name !== "")) {
+    return refuse("response.arrays must be a list of element names")
+  }
+  if (format === "json") return arrays.length === 0 ? undefined : refuse("response.arrays applies to response.format: xml only")
+  return { arrays: new Set(arrays) }
+}
 
 const compileHttp = (
   parameters: Record<string, unknown>,
@@ -47,6 +62,8 @@ const compileHttp = (
   return {
     method: expr("method"),
     url: expr("url", { urlEncode: true }),
+    server: asString(parameters.server),
+    xml: xmlReading(response, `${path}.response`),
     args: args.filter(isRecord).map((arg, index): ArgPlan => {
       const at = `${path}.args[${index}]`
       return {

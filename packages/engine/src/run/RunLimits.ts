@@ -47,6 +47,8 @@ export interface RunContext {
   readonly limits?: Partial<RunLimits> | undefined
   /** Replaces the connector's `baseUrl` (e.g. the account's `base_url` setting); used as is. */
   readonly baseUrl?: string | undefined
+  /** Replace the URLs of the connector's named `servers` (e.g. the account's `<name>_base_url` settings); used as is. */
+  readonly servers?: Readonly<Record<string, string>> | undefined
   /**
    * Replaces the token URL of an OAuth2 client-credentials method (e.g. the account's `token_url`
    * setting: a provider's sandbox token server, or a contract check's mock); used as is.

@@ -21,6 +21,8 @@ export class RunState {
   /** Memoized for the run; dropped when a cached token is refused. */
   auth: ResolvedAuth | undefined
   baseUrl: string | undefined | null = null
+  /** The named servers' URLs, each evaluated once per run. */
+  readonly serverUrls = new Map<string, string | undefined>()
   lastStep: { readonly plan: StepPlan; readonly output: StepOutput } | undefined
   /** The latest 2xx answer: expression failures after it are about the provider's data. */
   answered: { readonly status: number; readonly url: string } | undefined

@@ -9,4 +9,6 @@ export interface BuiltRequest {
   readonly responseType?: ProviderRequest["responseType"]
   /** Sent without the connector's authentication (a file on another host, e.g. a pre-signed link). */
   readonly bare?: boolean
+  /** Sent without the connector's authentication to a server it declares public (`authentication: none`). */
+  readonly withoutAuthentication?: boolean
 }

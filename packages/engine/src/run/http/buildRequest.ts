@@ -6,7 +6,7 @@ import type { ActionDefinitionError } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { isRecord, paramText } from "../wireValues.js"
 import type { BuiltRequest } from "./BuiltRequest.js"
-import { baseOriginOf, resolveUrl } from "./providerUrls.js"
+import { baseOriginOf, resolveUrl, stepOriginOf } from "./providerUrls.js"
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"])
 
@@ -72,19 +72,26 @@ export const buildRequest = (
   if (Either.isLeft(resolved)) return Either.left(resolved.left)
   const url = resolved.right
   const baseOrigin = baseOriginOf(run)
-  if (url.origin !== baseOrigin && foreignGet && !http.staticOrigin) {
+  if (url.origin !== stepOriginOf(run, step) && foreignGet && !http.staticOrigin) {
     // nothing of the connector's (credentials, headers, query or path arguments) goes to a host it does not name
     const refuse = (why: string) => Either.left(run.definitionError(step, `step "${step.stepId}": the download link on ${url.origin} ${why}`))
     if (url.protocol !== "https:") return refuse("is not https; links to other hosts must be")
     if (substituted) return refuse("would carry the step's path arguments to another host")
     return Either.right({ method: "GET", url, headers: {}, body: undefined, bare: true })
   }
-  // `proxy` query parameters are meant for the provider's API, not for other hosts
-  if (defaults.proxy && isRecord(run.inputs.proxy) && url.origin === baseOrigin) {
+  // `proxy` query parameters are meant for the provider's API, not for other hosts or servers
+  if (defaults.proxy && http.server === undefined && isRecord(run.inputs.proxy) && url.origin === baseOrigin) {
     for (const [key, value] of Object.entries(run.inputs.proxy)) appendQuery(key, value)
   }
   for (const [name, value] of query) url.searchParams.append(name, value)
-  return Either.right({ method: method as ProviderRequest["method"], url, headers, body: encodeBody(http, headers, body) })
+  const server = http.server === undefined ? undefined : run.connector.servers.get(http.server)
+  return Either.right({
+    method: method as ProviderRequest["method"],
+    url,
+    headers,
+    body: encodeBody(http, headers, body),
+    ...(server !== undefined && !server.authenticated ? { withoutAuthentication: true } : {})
+  })
 }
 
 const encodeBody = (

@@ -21,7 +21,7 @@ export const sendRequest = (
   built: BuiltRequest
 ): Effect.Effect<ProviderResponse, ActionError> =>
   Effect.gen(function*() {
-    const auth = built.bare === true ? noAuth : yield* authorization(run)
+    const auth = built.bare === true || built.withoutAuthentication === true ? noAuth : yield* authorization(run)
     let response = yield* sendWith(run, built, auth)
     if (response.status === 401 && auth.cacheKey !== undefined) {
       forgetCachedToken(run, auth)

@@ -4,6 +4,7 @@ import type { ActionError } from "../../RunErrors.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse, readBody } from "../http/providerAnswers.js"
 import { sendRequest } from "../http/sendRequest.js"
+import { stepAnswer } from "../http/xmlAnswer.js"
 import type { RunState, StepOutput } from "../RunState.js"
 import { isEmptyCursor } from "../wireValues.js"
 import type { StepKindOf } from "./StepInterpreter.js"
@@ -12,7 +13,7 @@ import type { StepKindOf } from "./StepInterpreter.js"
 export const httpRequest = (run: RunState, step: StepPlan, { http }: StepKindOf<"request">): Effect.Effect<StepOutput, ActionError> =>
   Effect.gen(function*() {
     const built = yield* run.attempt(step, () => buildRequest(run, step, http, { method: "GET", proxy: true }))
-    const response = yield* sendRequest(run, step, built)
+    const response = yield* Effect.flatMap(sendRequest(run, step, built), (sent) => stepAnswer(run, step, http, built, sent))
     return yield* run.attempt(step, () =>
       Either.map(checkResponse(run, step, http, built, response), (): StepOutput => {
         const data = http.dataKey === undefined ? response.body : readBody(http.dataKey, response.body, run.bounds)

@@ -4,6 +4,7 @@ import type { ActionError } from "../../RunErrors.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse, readBody } from "../http/providerAnswers.js"
 import { sendRequest } from "../http/sendRequest.js"
+import { stepAnswer } from "../http/xmlAnswer.js"
 import { acceptsStartCursor, canFollow, cursorStrategyOf, requestForPage } from "../pagination/CursorStrategy.js"
 import type { RunState, StepOutput } from "../RunState.js"
 import { isEmptyCursor } from "../wireValues.js"
@@ -50,7 +51,10 @@ export const paginatedRequest = (
           buildRequest(run, step, http, { method: "GET", proxy: true }),
           (first) => page === undefined ? Either.right(first) : requestForPage(run, step, strategy, first, page)
         ))
-      const response = yield* sendRequest(run, step, built).pipe(run.stepDeadline(step))
+      const response = yield* sendRequest(run, step, built).pipe(
+        run.stepDeadline(step),
+        Effect.flatMap((sent) => stepAnswer(run, step, http, built, sent))
+      )
       const { data, next } = yield* run.attempt(step, () =>
         Either.map(checkResponse(run, step, http, built, response), () => ({
           data: http.dataKey === undefined ? response.body : readBody(http.dataKey, response.body, run.bounds),
