@@ -121,6 +121,16 @@ export const expressionHelpers: Readonly<Record<string, Helper>> = {
   join: (values: unknown, separator: unknown = ", ") =>
     boundedJoin((Array.isArray(values) ? values : [values]).filter(isPresentScalar), typeof separator === "string" ? separator : ", "),
   now: () => new Date().toISOString(),
+  // The distinct present values of a list, first seen first; with a key, of each record's value
+  // under it (the departments named by a feed's positions). Records are compared by value only
+  // when they are scalars: strings, numbers and booleans.
+  unique: (values: unknown, key?: unknown) => {
+    if (!Array.isArray(values)) return isMissing(values) ? values : null
+    const picked = typeof key === "string"
+      ? values.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>)[key] : undefined))
+      : values
+    return [...new Set(picked.filter(isPresentScalar))]
+  },
 
   // ---- strings
   lower: onText((text) => text.toLowerCase()),

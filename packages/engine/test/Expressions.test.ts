@@ -189,6 +189,13 @@ describe("expression helpers", () => {
     expect([call("join", ["a", "", null, 1, true, { x: 1 }]), call("join", ["a", "b"], "/")]).toEqual(["a, 1, true", "a/b"])
   })
 
+  it("unique keeps the first of each present value, of a list or of each record's key", () => {
+    expect(call("unique", ["Munich", "Berlin", "Munich", "", null, 2, 2, { x: 1 }])).toEqual(["Munich", "Berlin", 2])
+    expect(call("unique", [{ office: "Munich" }, { office: "Berlin" }, { office: "Munich" }, { name: "x" }, "Paris"], "office"))
+      .toEqual(["Munich", "Berlin"])
+    expect([call("unique", undefined), call("unique", null), call("unique", "Munich")]).toEqual([undefined, null, null])
+  })
+
   it("lower, upper and trim read text", () => {
     expect(call("lower", "Ada@Example.COM")).toBe("ada@example.com")
     expect(call("upper", "fr")).toBe("FR")
