@@ -121,15 +121,19 @@ export const expressionHelpers: Readonly<Record<string, Helper>> = {
   join: (values: unknown, separator: unknown = ", ") =>
     boundedJoin((Array.isArray(values) ? values : [values]).filter(isPresentScalar), typeof separator === "string" ? separator : ", "),
   now: () => new Date().toISOString(),
-  // The distinct present values of a list, first seen first; with a key, of each record's value
-  // under it (the departments named by a feed's positions). Records are compared by value only
-  // when they are scalars: strings, numbers and booleans.
+  // The distinct present values of a list, first seen first (strings, numbers and booleans);
+  // with a key, the records with a present value under it, the first of each value (a feed's
+  // positions, one per department they name).
   unique: (values: unknown, key?: unknown) => {
     if (!Array.isArray(values)) return isMissing(values) ? values : null
-    const picked = typeof key === "string"
-      ? values.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>)[key] : undefined))
-      : values
-    return [...new Set(picked.filter(isPresentScalar))]
+    if (typeof key !== "string") return [...new Set(values.filter(isPresentScalar))]
+    const seen = new Set<unknown>()
+    return values.filter((item) => {
+      const value = typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>)[key] : undefined
+      if (!isPresentScalar(value) || seen.has(value)) return false
+      seen.add(value)
+      return true
+    })
   },
 
   // ---- strings

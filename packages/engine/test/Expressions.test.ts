@@ -189,10 +189,10 @@ describe("expression helpers", () => {
     expect([call("join", ["a", "", null, 1, true, { x: 1 }]), call("join", ["a", "b"], "/")]).toEqual(["a, 1, true", "a/b"])
   })
 
-  it("unique keeps the first of each present value, of a list or of each record's key", () => {
+  it("unique keeps the first of each present value, or of each record's value under a key", () => {
     expect(call("unique", ["Munich", "Berlin", "Munich", "", null, 2, 2, { x: 1 }])).toEqual(["Munich", "Berlin", 2])
-    expect(call("unique", [{ office: "Munich" }, { office: "Berlin" }, { office: "Munich" }, { name: "x" }, "Paris"], "office"))
-      .toEqual(["Munich", "Berlin"])
+    const positions = [{ id: 1, office: "Munich" }, { id: 2, office: "Berlin" }, { id: 3, office: "Munich" }, { id: 4 }, "Paris"]
+    expect(call("unique", positions, "office")).toEqual([{ id: 1, office: "Munich" }, { id: 2, office: "Berlin" }])
     expect([call("unique", undefined), call("unique", null), call("unique", "Munich")]).toEqual([undefined, null, null])
   })
 
