@@ -4,7 +4,7 @@ import * as Fs from "node:fs/promises"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { exampleValue, requiredFieldsOf } from "../src/ContractCheck/exampleValue.js"
-import { mockBase, mockBaseOf } from "../src/ContractCheck/mockBaseUrl.js"
+import { mockBase, mockBaseOf, mockServerBase } from "../src/ContractCheck/mockBaseUrl.js"
 import { MAX_PROVIDER_DOCUMENT_BYTES, readProviderDocument } from "../src/ContractCheck/ProviderDocument.js"
 import { startProviderMock } from "../src/ContractCheck/ProviderMock.js"
 import { HrisUpdateEmployeeRequest } from "@switchyard/api"
@@ -484,6 +484,77 @@ describe("ProviderMock", () => {
     }))
 })
 
+describe("ProviderMock: XML answers", () => {
+  // Personio's career-site feed: root workzag-jobs, an unwrapped array of positions, descriptions with markup
+  const feed = {
+    openapi: "3.0.0",
+    info: { title: "Feed", version: "1" },
+    servers: [{ url: "https://api.example" }],
+    paths: {
+      "/xml": {
+        get: {
+          servers: [{ url: "https://{company}.jobs.example" }],
+          responses: {
+            "200": {
+              description: "the feed",
+              content: {
+                "application/xml": {
+                  schema: {
+                    type: "object",
+                    required: ["posting"],
+                    properties: {
+                      posting: {
+                        type: "array",
+                        minItems: 2,
+                        items: {
+                          type: "object",
+                          required: ["id", "name", "lang", "text", "sections"],
+                          properties: {
+                            id: { type: "integer", example: 4103 },
+                            lang: { type: "string", enum: ["en"], xml: { attribute: true } },
+                            name: { type: "string", enum: ["Office & Feelgood"] },
+                            text: { type: "string", enum: ["<p>Für unser Büro</p>"] },
+                            sections: {
+                              type: "object",
+                              required: ["section"],
+                              properties: { section: { type: "array", minItems: 1, items: { type: "string", enum: ["a"] } } }
+                            }
+                          },
+                          xml: { name: "position" }
+                        }
+                      }
+                    },
+                    xml: { name: "workzag-jobs" }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  it.scoped("writes an answer Prism generated for an XML media type as the XML its schema names", () =>
+    Effect.gen(function*() {
+      const mock = yield* startProviderMock(feed)
+      const answer = yield* Effect.promise(async () => {
+        const response = await fetch(`${mock.baseFor({ seed: "1", profile: "full" })}/xml`)
+        return { type: response.headers.get("content-type"), text: await response.text() }
+      })
+      expect(answer.type).toContain("application/xml")
+      // Prism made JSON; the mock wrote it as the schema's XML: root and item names, attributes, CDATA for markup
+      expect(answer.text.startsWith(`<?xml version="1.0" encoding="UTF-8"?>\n<workzag-jobs>`)).toBe(true)
+      const positions = answer.text.match(/<position lang="en">/g) ?? []
+      expect(positions.length).toBeGreaterThanOrEqual(2)
+      expect(answer.text).toContain("<name>Office &amp; Feelgood</name>")
+      expect(answer.text).toContain("<text><![CDATA[<p>Für unser Büro</p>]]></text>")
+      expect(answer.text).toContain("<sections><section>a</section>")
+      expect(answer.text).not.toContain("{")
+      expect(mock.takeExchanges().map((exchange) => [exchange.path, exchange.status, exchange.violations])).toEqual([["/xml", 200, []]])
+    }))
+})
+
 describe("mockBase", () => {
   it("keeps the part of the connector's base URL after the document's server", () => {
     expect(mockBase("https://${credentials.tenant}.people.example/api/v2", document)).toEqual({
@@ -506,6 +577,24 @@ describe("mockBase", () => {
     // a document without servers: its paths follow the connector's whole base URL
     expect(mockBase("https://api.litmos.example/v1.svc", { openapi: "3.0.1", paths: {} }))
       .toEqual({ prefix: "", server: undefined, problem: undefined })
+  })
+
+  it("puts a connector's named server on any server of a document, its operations' included", () => {
+    const personio = {
+      openapi: "3.0.0",
+      servers: [{ url: "https://api.personio.de" }],
+      paths: { "/xml": { get: { servers: [{ url: "https://{YOUR_COMPANY}.jobs.personio.de" }] } } }
+    }
+    expect(mockServerBase("career_site", "https://${credentials.careerSite}.jobs.personio.de", [personio])).toEqual({
+      prefix: "",
+      server: "https://{YOUR_COMPANY}.jobs.personio.de",
+      problem: undefined
+    })
+    // the connector's base URL is held to the document's own servers only
+    expect(mockBase("https://${credentials.careerSite}.jobs.personio.de", personio).problem).toBeDefined()
+    expect(mockServerBase("feed", "https://feed.other.example", [personio]).problem).toBe(
+      "the connector's server feed (https://feed.other.example) is on none of the document's servers (https://api.personio.de, https://{YOUR_COMPANY}.jobs.personio.de)"
+    )
   })
 
   it("puts several documents under one base URL only when it is on a server of each, with the same prefix", () => {

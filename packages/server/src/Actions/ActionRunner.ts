@@ -16,6 +16,7 @@ import {
   sha256Hex
 } from "@switchyard/engine"
 import { Cause, Effect, Exit, Option, Ref } from "effect"
+import { providerAddresses } from "../Accounts/providerAddresses.js"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
@@ -167,8 +168,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             credentials,
             settings,
             authMethod: context.account.auth_method ?? undefined,
-            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
-            ...(typeof settings.token_url === "string" ? { tokenUrl: settings.token_url } : {}),
+            ...providerAddresses(context.connector.definition, settings),
             ...(refreshable ? { refreshAccessToken } : {})
           })
         }).pipe(

@@ -7,6 +7,7 @@ import {
   runAction
 } from "@switchyard/engine"
 import { Effect, Either, Ref } from "effect"
+import { providerAddresses } from "../Accounts/providerAddresses.js"
 import { actionFailureToApiError, redactActionFailure } from "../Actions/ActionErrors.js"
 import { incomingCall } from "../Actions/incomingCall.js"
 import { providerCallSummary } from "../Actions/providerCallSummary.js"
@@ -98,8 +99,7 @@ export class CredentialCheck extends Effect.Service<CredentialCheck>()("Switchya
             credentials: input.credentials,
             settings,
             authMethod: input.methodName,
-            ...(typeof settings.base_url === "string" ? { baseUrl: settings.base_url } : {}),
-            ...(typeof settings.token_url === "string" ? { tokenUrl: settings.token_url } : {})
+            ...providerAddresses(input.connector.definition, settings)
           }).pipe(
             Effect.provideService(ProviderTransport, transport),
             Effect.mapError((failure) => redactActionFailure(failure, secrets)),

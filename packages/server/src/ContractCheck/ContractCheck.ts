@@ -3,7 +3,7 @@ import { Api, unifiedOperationOf } from "@switchyard/api"
 import type { ActionDefinition, ConnectorDefinition } from "@switchyard/engine"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { exampleValue, requiredFieldsOf } from "./exampleValue.js"
-import { type MockBase, mockBaseOf } from "./mockBaseUrl.js"
+import { type MockBase, mockBaseOf, mockServerBases } from "./mockBaseUrl.js"
 import { mockAccount } from "./mockAccount.js"
 import { type ListedRecords, pathFromLists } from "./pathFromLists.js"
 import type { MockExchange, MockPass, MockProfile, ProviderMock } from "./ProviderMock.js"
@@ -103,6 +103,8 @@ export interface SeedReport extends MockPass {
 export interface ContractReport {
   readonly connector: string
   readonly base: MockBase
+  /** The connector's named servers, each on one of the documents' servers (or its problem). */
+  readonly servers: ReadonlyArray<{ readonly name: string; readonly base: MockBase }>
   readonly seeds: ReadonlyArray<SeedReport>
 }
 
@@ -146,9 +148,10 @@ export const neverExercised = (report: ContractReport): ReadonlyArray<string> =>
   return ids.filter((id) => !report.seeds.some((seed) => seed.actions.some((check) => check.actionId === id && succeeded(check))))
 }
 
-/** Whether the whole check passed: the base URL on a document server, linking and every action of every seed. */
+/** Whether the whole check passed: the base URL and servers on document servers, linking and every action of every seed. */
 export const reportPassed = (report: ContractReport) =>
-  report.base.problem === undefined && neverExercised(report).length === 0 &&
+  report.base.problem === undefined && report.servers.every((server) => server.base.problem === undefined) &&
+  neverExercised(report).length === 0 &&
   report.seeds.every((seed) =>
     seed.link.status < 300 && violationsOf(seed.link.requests).length === 0 && seed.actions.every(actionPassed)
   )
@@ -317,6 +320,7 @@ export const runContractCheck = (options: ContractCheckOptions) =>
 
     const { connector, mock } = options
     const base = mockBaseOf(connector.baseUrl, options.documents)
+    const servers = mockServerBases(connector.servers, options.documents)
     const actions = [...connector.actions].filter((action) => action.actionType !== "refresh_token")
       .sort((a, b) => order(a) - order(b))
 
@@ -331,7 +335,11 @@ export const runContractCheck = (options: ContractCheckOptions) =>
           connector_version: connector.info.version,
           name: `contract check, seed ${seed}`,
           owner_id: `contract-check-${seed}`,
-          ...mockAccount(connector, { origin: mock.origin, baseUrl: `${mock.baseFor(pass)}${base.prefix}` })
+          ...mockAccount(connector, {
+            origin: mock.origin,
+            baseUrl: `${mock.baseFor(pass)}${base.prefix}`,
+            servers: Object.fromEntries(servers.map((server) => [server.name, `${mock.baseFor(pass)}${server.base.prefix}`]))
+          })
         }
       })
       const link = {
@@ -438,5 +446,5 @@ export const runContractCheck = (options: ContractCheckOptions) =>
       }
       seeds.push({ ...pass, link, actions: checks })
     }
-    return { connector: `${connector.info.key}@${connector.info.version}`, base, seeds } satisfies ContractReport
+    return { connector: `${connector.info.key}@${connector.info.version}`, base, servers, seeds } satisfies ContractReport
   })

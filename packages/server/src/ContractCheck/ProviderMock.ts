@@ -2,6 +2,7 @@ import { Data, Effect } from "effect"
 import * as Http from "node:http"
 import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
+import { xmlFromSchema } from "./xmlFromSchema.js"
 
 /*
  * A provider simulated from its own published OpenAPI document by Stoplight Prism, served
@@ -20,6 +21,9 @@ import type { AddressInfo } from "node:net"
  * Prism leaves two things unchecked that a real provider can refuse, and this mock checks them
  * on the operation Prism's router matched: query parameters the operation does not declare, and
  * an `Authorization` header of a scheme none of the operation's security requirements allows.
+ *
+ * Prism generates an answer in an XML media type as JSON; the mock writes it as the XML its
+ * schema names (`xmlFromSchema`), as the provider would send it.
  *
  * Prism is a development dependency, loaded on first use, so the server runs without it.
  */
@@ -70,6 +74,10 @@ interface PrismOperation {
   readonly responses?: unknown
   readonly request?: { readonly query?: ReadonlyArray<{ readonly name: string }> }
   readonly security?: ReadonlyArray<ReadonlyArray<PrismSecurityScheme>>
+}
+interface PrismResponse {
+  readonly code: string
+  readonly contents?: ReadonlyArray<{ readonly mediaType: string; readonly schema?: unknown }>
 }
 interface PrismRequest {
   readonly method: string
@@ -249,6 +257,22 @@ const ownChecks = (operation: PrismOperation, request: PrismRequest): ReadonlyAr
     }
   }
   return violations
+}
+
+const isXmlMediaType = (mediaType: string | undefined) => /^(application|text)\/([\w.+-]*\+)?xml\b/i.test(mediaType ?? "")
+
+/**
+ * The schema of an XML answer Prism generated (as JSON): the matched operation's response of
+ * that status, in the XML media type Prism labelled the answer with.
+ */
+const xmlAnswerSchema = (operation: PrismOperation, output: PrismResult["output"]): unknown => {
+  const label = Object.entries(output.headers ?? {}).find(([name]) => name.toLowerCase() === "content-type")?.[1]
+  if (!isXmlMediaType(label)) return undefined
+  const responses = Array.isArray(operation.responses) ? operation.responses as ReadonlyArray<PrismResponse> : []
+  const response = responses.find((candidate) => candidate.code === String(output.statusCode)) ??
+    responses.find((candidate) => candidate.code.toLowerCase() === `${String(output.statusCode)[0]}xx`) ??
+    responses.find((candidate) => candidate.code === "default")
+  return response?.contents?.find((media) => isXmlMediaType(media.mediaType))?.schema
 }
 
 const readBody = (request: Http.IncomingMessage) =>
@@ -572,7 +596,14 @@ export const startProviderMock = (document: object | ReadonlyArray<object>, opti
       }
       const { output, validations } = result.right
       record(output.statusCode, validations.input.filter((diagnostic) => diagnostic.severity === 0).map(describeDiagnostic))
-      const text = output.body === undefined ? "" : typeof output.body === "string" ? output.body : JSON.stringify(output.body)
+      const xmlSchema = routed._tag === "Right" ? xmlAnswerSchema(routed.right, output) : undefined
+      const text = output.body === undefined
+        ? ""
+        : typeof output.body === "string"
+        ? output.body
+        : xmlSchema !== undefined
+        ? xmlFromSchema(output.body, xmlSchema)
+        : JSON.stringify(output.body)
       outgoing.writeHead(output.statusCode, output.headers ?? {})
       outgoing.end(text)
     }

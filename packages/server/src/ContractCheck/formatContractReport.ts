@@ -48,6 +48,10 @@ export const formatContractReport = (report: ContractReport): string => {
   const lines: Array<string> = [`${report.connector}: ${reportPassed(report) ? "passed" : "FAILED"}`]
   if (report.base.problem !== undefined) lines.push(`  ✗ base URL: ${report.base.problem}`)
   else if (report.base.server !== undefined) lines.push(`  ✓ base URL on the document's server ${report.base.server}`)
+  for (const { base, name } of report.servers) {
+    if (base.problem !== undefined) lines.push(`  ✗ server ${name}: ${base.problem}`)
+    else if (base.server !== undefined) lines.push(`  ✓ server ${name} on the document's server ${base.server}`)
+  }
   for (const seed of report.seeds) {
     const linkProblems = problems(seed.link.requests)
     const linked = seed.link.status < 300 && linkProblems.length === 0

@@ -16,13 +16,18 @@ export interface MockAccount {
 
 /**
  * `baseUrl` is where the mock serves this pass (its origin, the pass segment and the connector's
- * path after the document's server). OAuth2: an authorization-code account holds the tokens its
+ * path after the document's server), and `servers` the same for each of the connector's named servers. OAuth2: an authorization-code account holds the tokens its
  * consent gave (stand-ins, which the mock accepts as any bearer token); a client-credentials one
  * fetches its token from the mock's token endpoint in place of the provider's login server.
  */
 export const mockAccount = (
   connector: ConnectorDefinition,
-  mock: { readonly origin: string; readonly baseUrl: string },
+  mock: {
+    readonly origin: string
+    readonly baseUrl: string
+    /** Where the mock serves each of the connector's named servers (their `<name>_base_url` settings). */
+    readonly servers?: Readonly<Record<string, string>>
+  },
   standIn = "contract-check"
 ): MockAccount => {
   const first = connector.authentication?.[0]
@@ -40,6 +45,7 @@ export const mockAccount = (
     credentials,
     settings: {
       base_url: mock.baseUrl,
+      ...Object.fromEntries(Object.entries(mock.servers ?? {}).map(([name, url]) => [`${name}_base_url`, url])),
       // the mock answers the token where the method reads it (`tokenField`, `access_token` by default)
       ...(clientCredentials
         ? { token_url: `${mock.origin}${TOKEN_PATH}${method?.tokenField === undefined ? "" : `?field=${method.tokenField}`}` }

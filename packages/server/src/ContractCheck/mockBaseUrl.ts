@@ -40,9 +40,41 @@ export const documentServers = (document: Record<string, unknown>): ReadonlyArra
 
 const stripSlash = (path: string) => path.replace(/\/+$/, "")
 
-/** Where the mock sits in the connector's base URL; `baseUrl` may interpolate credentials (`${credentials.subdomain}`). */
-export const mockBase = (baseUrl: string | undefined, document: Record<string, unknown>): MockBase => {
-  const servers = documentServers(document)
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+/** The servers the document's paths and operations name for themselves (OpenAPI 3's `servers` below the top). */
+export const operationServers = (document: Record<string, unknown>): ReadonlyArray<string> => {
+  const paths = document.paths
+  if (typeof paths !== "object" || paths === null) return []
+  const found: Array<string> = []
+  for (const item of Object.values(paths)) {
+    if (typeof item !== "object" || item === null) continue
+    const record = item as Record<string, unknown>
+    found.push(...documentServers({ servers: record.servers }))
+    for (const method of HTTP_METHODS) {
+      const operation = record[method]
+      if (typeof operation === "object" && operation !== null) {
+        found.push(...documentServers({ servers: (operation as Record<string, unknown>).servers }))
+      }
+    }
+  }
+  return [...new Set(found)]
+}
+
+/**
+ * Where the mock sits in the connector's base URL; `baseUrl` may interpolate credentials
+ * (`${credentials.subdomain}`). The base URL must be on one of the document's own servers;
+ * `withOperationServers` also allows those its paths and operations name (for a connector's
+ * named `servers`, such as Personio's career site, which only its feed operation is on).
+ */
+export const mockBase = (
+  baseUrl: string | undefined,
+  document: Record<string, unknown>,
+  withOperationServers = false
+): MockBase => {
+  const servers = withOperationServers
+    ? [...new Set([...documentServers(document), ...operationServers(document)])]
+    : documentServers(document)
   // without servers a document's paths hang off whatever base the provider serves them from
   if (baseUrl === undefined || servers.length === 0) return { prefix: "", server: undefined, problem: undefined }
   // a credential interpolated into the base URL stands for whatever a server variable allows
@@ -90,3 +122,27 @@ export const mockBaseOf = (
   }
   return first
 }
+
+/** Where the mock sits for a connector's named server: on a server (any, operations' too) of one of the documents. */
+export const mockServerBase = (
+  name: string,
+  url: string,
+  documents: ReadonlyArray<Record<string, unknown>>
+): MockBase => {
+  const bases = documents.map((document) => mockBase(url, document, true))
+  const found = bases.find((base) => base.problem === undefined)
+  if (found !== undefined) return found
+  const servers = [...new Set(documents.flatMap((document) => [...documentServers(document), ...operationServers(document)]))]
+  return {
+    prefix: bases[0]?.prefix ?? "",
+    server: undefined,
+    problem: `the connector's server ${name} (${url}) is on none of the document's servers (${servers.join(", ")})`
+  }
+}
+
+/** Each of the connector's named servers with where the mock sits for it. */
+export const mockServerBases = (
+  servers: Readonly<Record<string, { readonly url: string }>> | undefined,
+  documents: ReadonlyArray<Record<string, unknown>>
+): ReadonlyArray<{ readonly name: string; readonly base: MockBase }> =>
+  Object.entries(servers ?? {}).map(([name, server]) => ({ name, base: mockServerBase(name, server.url, documents) }))

@@ -6,7 +6,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { mockAccount } from "../ContractCheck/mockAccount.js"
-import { mockBaseOf } from "../ContractCheck/mockBaseUrl.js"
+import { mockBaseOf, mockServerBases } from "../ContractCheck/mockBaseUrl.js"
 import { readProviderDocument } from "../ContractCheck/ProviderDocument.js"
 import { type MockExchange, startProviderMock } from "../ContractCheck/ProviderMock.js"
 
@@ -91,7 +91,13 @@ export const sandboxCommand = Command.make("sandbox", {
       connector_version: definition.info.version,
       name: `${definition.info.title} mock`,
       owner_id: "sandbox",
-      ...mockAccount(definition, { origin: mock.origin, baseUrl: `${mock.baseFor(pass)}${base.prefix}` }, "sandbox")
+      ...mockAccount(definition, {
+        origin: mock.origin,
+        baseUrl: `${mock.baseFor(pass)}${base.prefix}`,
+        servers: Object.fromEntries(
+          mockServerBases(definition.servers, contents).map((server) => [server.name, `${mock.baseFor(pass)}${server.base.prefix}`])
+        )
+      }, "sandbox")
     }
     yield* Console.log([
       `${definition.info.title} (${definition.info.key}@${definition.info.version}) mocked from ${chosen.documents.join(" and ")} at ${mock.origin}.`,
