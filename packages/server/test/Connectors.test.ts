@@ -26,7 +26,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "namely@1.1.0~builtin",
         "paylocity@1.0.0~builtin",
         "personio@1.1.0~builtin",
-        "personio_recruiting@1.0.0~builtin",
+        "personio_recruiting@1.1.0~builtin",
         "recruitee@1.0.0~builtin",
         "rippling@1.2.0~builtin",
         "smartrecruiters@1.0.0~builtin",
