@@ -56,6 +56,7 @@ layer(Registry)("built-in connectors", (it) => {
         "personio_recruiting@1.0.0",
         "personio_recruiting@1.1.0",
         "recruitee@1.0.0",
+        "recruitee@1.1.0",
         "rippling@1.0.0",
         "rippling@1.1.0",
         "rippling@1.2.0",
@@ -73,7 +74,7 @@ layer(Registry)("built-in connectors", (it) => {
         "workable@1.0.0",
         "workday@1.0.0"
       ])
-      expect((yield* registry.registerBuiltins(sources)).added).toBe(50)
+      expect((yield* registry.registerBuiltins(sources)).added).toBe(51)
       expect((yield* registry.registerBuiltins(sources)).added).toBe(0)
 
       const edited = sources.map((source) =>

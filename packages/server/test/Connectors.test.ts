@@ -27,7 +27,7 @@ layer(TestServer(), { excludeTestServices: true })("connectors", (it) => {
         "paylocity@1.0.0~builtin",
         "personio@1.1.0~builtin",
         "personio_recruiting@1.1.0~builtin",
-        "recruitee@1.0.0~builtin",
+        "recruitee@1.1.0~builtin",
         "rippling@1.2.0~builtin",
         "smartrecruiters@1.0.0~builtin",
         "successfactors@1.1.0~builtin",

@@ -1,17 +1,21 @@
+import { HttpClientRequest, HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList, AtsDepartmentsList, AtsJobsList } from "@switchyard/api"
+import { AtsApplication, AtsApplicationsList, AtsCandidate, AtsCandidatesList, AtsDepartmentsList, AtsJobsList, AtsRejectedReasonsList } from "@switchyard/api"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
+import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
 /*
  * The built-in recruitee connector against the sandbox's Recruitee look-alike (ATS API under
  * /c/{company_id}, a personal API token as Bearer): an account linked with the look-alike's token and
- * company, then every action through the action RPC, checked against what the look-alike itself answers
- * (read directly with the same token) and against StackOne's reference records.
+ * company, then every action through the action RPC or the unified API (the writes also through the real
+ * StackOne SDK), checked against what the look-alike itself answers (read directly with the same token) and
+ * against StackOne's reference records.
  */
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(31))
@@ -44,7 +48,7 @@ const setup = Effect.gen(function*() {
   sandbox.clearRequests()
   sandbox.faults.clear()
   const info = recruiteeOf(sandbox)
-  const { client } = yield* freshProject
+  const { client, key } = yield* freshProject
   const account = yield* client.accounts.create_account({
     payload: accountBody({
       connector_key: "recruitee",
@@ -69,7 +73,18 @@ const setup = Effect.gen(function*() {
       }
       return { records, pages: cursors.length + 1 }
     })
-  return { sandbox, info, client, account, rpc, all }
+  const address = (yield* HttpServer.HttpServer).address
+  const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
+  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
+  const sdkWrite = (operationId: string, body: unknown, id: string) =>
+    Effect.map(
+      sdk.call({ operationId, method: "POST", path: "", pathParams: { id }, query: {}, body, accountId: account.id }),
+      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
+    )
+  /** A unified write sent as raw JSON, with no client-side schema in the way. */
+  const rawWrite = (path: string, body: unknown) =>
+    send(HttpClientRequest.post(path).pipe(withKey(key), HttpClientRequest.setHeader("x-account-id", account.id), json(body)))
+  return { sandbox, info, client, account, rpc, all, sdkWrite, rawWrite, headers: { "x-account-id": account.id } }
 })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
@@ -108,6 +123,19 @@ const unifiedPages = <E>(
   })
 
 const candidatesPath = (sandbox: Sandbox) => `/c/${recruiteeOf(sandbox).credentials["companyId"]}/candidates`
+
+/** The look-alike's placement, read directly through its candidate. */
+const placementOf = (sandbox: Sandbox, placement: Json) =>
+  Effect.map(direct(sandbox, `/candidates?ids=${placement.candidate_id}`), (answer) =>
+    (answer.candidates[0].placements as Array<Json>).find((p) => p.id === placement.id)!)
+
+/** The PATCH requests the look-alike received, with their JSON bodies. */
+const patches = (sandbox: Sandbox) =>
+  sandbox.requests("recruitee").filter((request) => request.method === "PATCH").map((request) => ({ path: request.path, body: JSON.parse(request.body ?? "{}") }))
+
+/** A refusal's tag and message. */
+const refusal = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) =>
+  Effect.map(Effect.flip(effect), (error) => ({ tag: error._tag, message: String((error as any).message ?? "") }))
 
 layer(Server, { excludeTestServices: true })("the recruitee connector over the sandbox's Recruitee look-alike", (it) => {
   it.effect("lists candidates page by page with limit and offset, each once, as the look-alike has them, and gets one", () =>
@@ -301,6 +329,96 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       expect(created).toMatchObject({ statusCode: 201, data: { id: expect.any(String) } })
       const raw = (yield* direct(sandbox, `/candidates?ids=${created.data!.id}`)).candidates as Array<Json>
       expect(raw).toMatchObject([{ name: "Grace Hopper", emails: ["grace@example.org"], phones: [], placements: [] }])
+    }))
+
+  it.effect("moves a placement to another stage and rejects one with a disqualify reason (listed and got as rejected reasons) through the unified API; later reads see both", () =>
+    Effect.gen(function*() {
+      const { client, headers, sandbox } = yield* setup
+      const companyPath = `/c/${recruiteeOf(sandbox).credentials["companyId"]}`
+      const raw = (yield* direct(sandbox, "/candidates")).candidates as Array<Json>
+      const [moving, rejecting] = raw.flatMap((candidate) => candidate.placements as Array<Json>).filter((p) => !p.disqualified)
+      const stages = [...new Set(raw.flatMap((candidate) => candidate.placements.map((p: Json) => p.stage_id as number)))].sort()
+      const target = stages.find((stage) => stage !== moving!.stage_id)!
+      const movingId = `${moving!.candidate_id}-${moving!.id}`
+      sandbox.clearRequests()
+
+      const moved = yield* client.unified_ats.ats_move_application({ headers, path: { id: movingId }, payload: { interview_stage_id: String(target) } })
+      expect(moved.data).toEqual({ id: movingId, remote_id: String(moving!.id) })
+      expect(patches(sandbox)).toEqual([{ path: `${companyPath}/placements/${moving!.id}/change_stage`, body: { stage_id: String(target) } }])
+      expect(yield* placementOf(sandbox, moving!)).toMatchObject({ stage_id: target, disqualified: false })
+      const afterMove = yield* client.unified_ats.ats_get_application({ headers, path: { id: movingId }, urlParams: {} })
+      expect(afterMove.data).toMatchObject({ application_stage_id: String(target), interview_stage_id: String(target), application_status: { value: "active" } })
+      fitsReference("ats_get_application", afterMove.data)
+
+      const reasons = (yield* direct(sandbox, "/disqualify_reasons")).disqualify_reasons as Array<Json>
+      const listed = yield* unifiedPages((next) => client.unified_ats.ats_list_rejected_reasons({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), AtsRejectedReasonsList)
+      expect(listed).toEqual(reasons.map((reason) => ({ id: String(reason.id), remote_id: String(reason.id), label: reason.name })))
+      fitsReference("ats_list_rejected_reasons", listed)
+      const reason = reasons[1]!
+      const gotReason = yield* client.unified_ats.ats_get_rejected_reason({ headers, path: { id: String(reason.id) }, urlParams: {} })
+      expect(gotReason.data).toEqual(listed[1])
+      fitsReference("ats_get_rejected_reason", gotReason.data)
+      expect(yield* errorTag(client.unified_ats.ats_get_rejected_reason({ headers, path: { id: "1" }, urlParams: {} }))).toBe("NotFound")
+      const rejectingId = `${rejecting!.candidate_id}-${rejecting!.id}`
+      sandbox.clearRequests()
+      const rejected = yield* client.unified_ats.ats_reject_application({ headers, path: { id: rejectingId }, payload: { rejected_reason_id: String(reason.id) } })
+      expect(rejected.data).toEqual({ id: rejectingId, remote_id: String(rejecting!.id) })
+      expect(patches(sandbox)).toEqual([{ path: `${companyPath}/placements/${rejecting!.id}/disqualify`, body: { disqualify_reason_id: String(reason.id) } }])
+      expect(yield* placementOf(sandbox, rejecting!)).toMatchObject({ disqualified: true, disqualify_reason: reason.name, stage_id: rejecting!.stage_id })
+      const afterReject = yield* client.unified_ats.ats_get_application({ headers, path: { id: rejectingId }, urlParams: {} })
+      expect(afterReject.data).toMatchObject({ application_status: { value: "rejected", source_value: "disqualified" }, rejected_reasons: [{ label: reason.name }] })
+    }))
+
+  it.effect("refuses a move or a rejection without its stage or reason (400 naming the field), answers 404 for an unknown application, passes Recruitee's 422 on", () =>
+    Effect.gen(function*() {
+      const { client, headers, rawWrite, sandbox } = yield* setup
+      const raw = (yield* direct(sandbox, "/candidates")).candidates as Array<Json>
+      const placement = raw.flatMap((candidate) => candidate.placements as Array<Json>).find((p) => !p.disqualified)!
+      const id = `${placement.candidate_id}-${placement.id}`
+      const reason = ((yield* direct(sandbox, "/disqualify_reasons")).disqualify_reasons as Array<Json>)[0]!
+      sandbox.clearRequests()
+
+      const noStage = yield* refusal(client.unified_ats.ats_move_application({ headers, path: { id }, payload: {} }))
+      expect(noStage).toEqual({ tag: "BadRequest", message: expect.stringContaining("interview_stage_id") })
+      const noReason = yield* refusal(client.unified_ats.ats_reject_application({ headers, path: { id }, payload: {} }))
+      expect(noReason).toEqual({ tag: "BadRequest", message: expect.stringContaining("rejected_reason_id") })
+      // not a string: the unified request's own schema refuses it (sent raw, past the client's schema)
+      const wrongType = yield* rawWrite(`/unified/ats/applications/${id}/move`, { interview_stage_id: 5501 })
+      expect(expectErrorBody(wrongType, 400).message).toContain("interview_stage_id")
+      const wrongReason = yield* rawWrite(`/unified/ats/applications/${id}/reject`, { rejected_reason_id: ["7700"] })
+      expect(expectErrorBody(wrongReason, 400).message).toContain("rejected_reason_id")
+      expect(patches(sandbox)).toEqual([])
+
+      // unknown: the candidate, the placement, a placement of another candidate, an id that is no "{candidate}-{placement}"
+      const other = raw.find((candidate) => candidate.id !== placement.candidate_id && candidate.placements.length > 0)!
+      for (const unknown of ["999999-1", `${placement.candidate_id}-1`, `${placement.candidate_id}-${other.placements[0].id}`, String(placement.id)]) {
+        expect(yield* errorTag(client.unified_ats.ats_move_application({ headers, path: { id: unknown }, payload: { interview_stage_id: "5501" } }))).toBe("NotFound")
+        expect(yield* errorTag(client.unified_ats.ats_reject_application({ headers, path: { id: unknown }, payload: { rejected_reason_id: String(reason.id) } }))).toBe("NotFound")
+      }
+      expect(patches(sandbox)).toEqual([])
+
+      // a stage or a reason the company does not have: Recruitee's 422, nothing changed
+      expect(yield* providerStatus(client.unified_ats.ats_move_application({ headers, path: { id }, payload: { interview_stage_id: "1" } }))).toEqual({ tag: "BadRequest", status: 422 })
+      expect(yield* providerStatus(client.unified_ats.ats_reject_application({ headers, path: { id }, payload: { rejected_reason_id: "1" } }))).toEqual({ tag: "BadRequest", status: 422 })
+      expect(yield* placementOf(sandbox, placement)).toMatchObject({ stage_id: placement.stage_id, disqualified: false })
+    }))
+
+  it.effect("the StackOne SDK moves and rejects an application: answers the SDK accepts, the look-alike's placement changed", () =>
+    Effect.gen(function*() {
+      const { sandbox, sdkWrite } = yield* setup
+      const raw = (yield* direct(sandbox, "/candidates")).candidates as Array<Json>
+      const placement = raw.flatMap((candidate) => candidate.placements as Array<Json>).find((p) => !p.disqualified)!
+      const id = `${placement.candidate_id}-${placement.id}`
+      const target = placement.stage_id === 5503 ? 5504 : 5503
+      const reason = ((yield* direct(sandbox, "/disqualify_reasons")).disqualify_reasons as Array<Json>).at(-1)!
+
+      const moved = yield* sdkWrite("ats_move_application", { interview_stage_id: String(target) }, id)
+      expect({ status: moved.status, issues: moved.issues, data: moved.body.data }).toEqual({ status: 200, issues: [], data: { id, remote_id: String(placement.id) } })
+      expect(yield* placementOf(sandbox, placement)).toMatchObject({ stage_id: target, disqualified: false })
+
+      const rejected = yield* sdkWrite("ats_reject_application", { rejected_reason_id: String(reason.id) }, id)
+      expect({ status: rejected.status, issues: rejected.issues, data: rejected.body.data }).toEqual({ status: 200, issues: [], data: { id, remote_id: String(placement.id) } })
+      expect(yield* placementOf(sandbox, placement)).toMatchObject({ stage_id: target, disqualified: true, disqualify_reason: reason.name })
     }))
 
   it.effect("a 429 is retried after its Retry-After, a lasting 5xx answers BadGateway, bad credentials are refused", () =>

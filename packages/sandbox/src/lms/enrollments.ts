@@ -1,3 +1,4 @@
+import { bodyObject } from "../http/bodyObject.js"
 import type { Ctx } from "../http/ctx.js"
 import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
@@ -8,22 +9,17 @@ import type { LmsContext } from "./lmsContext.js"
 /** Enrolling a user in a course, removing them, and their progress in it unit by unit. */
 
 /** The body as an object: TalentLMS takes JSON or form fields. */
-const bodyObject = (ctx: Ctx): Record<string, unknown> => {
-  let body: unknown
-  try {
-    body = ctx.body()
-  } catch {
-    throw invalidRequest(400, "The request body is not valid JSON")
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest(400, "Expected a JSON object or form fields")
-  return body as Record<string, unknown>
+const requestObject = (ctx: Ctx): Record<string, unknown> => {
+  const body = bodyObject(ctx, () => invalidRequest(400, "The request body is not valid JSON"))
+  if (body === undefined) throw invalidRequest(400, "Expected a JSON object or form fields")
+  return body
 }
 
 const missing = (value: unknown): boolean => value === undefined || value === ""
 
 export const enrollmentRoutes = (context: LmsContext): ReadonlyArray<Route> => [
   context.route("POST", "/addusertocourse", (ctx) => {
-    const body = bodyObject(ctx)
+    const body = requestObject(ctx)
     if (missing(body["user_id"])) throw invalidRequest(400, "A required parameter is missing: user_id")
     if (missing(body["course_id"])) throw invalidRequest(400, "A required parameter is missing: course_id")
     const user = context.user(String(body["user_id"]))

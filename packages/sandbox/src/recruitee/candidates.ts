@@ -2,7 +2,7 @@ import type { Ctx } from "../http/ctx.js"
 import { sendJson } from "../http/responses.js"
 import type { Route } from "../router.js"
 import type { RecruiteeCandidate } from "./data.js"
-import { recruiteeError } from "./errors.js"
+import { recruiteeBody, recruiteeError } from "./errors.js"
 import type { RecruiteeContext } from "./recruiteeContext.js"
 import { candidateView } from "./views.js"
 
@@ -57,18 +57,12 @@ export const candidateRoutes = (context: RecruiteeContext): ReadonlyArray<Route>
   // "Manually add candidate to your account": a `candidate` object and `offers`, the "Offers to which the
   // candidate will be assigned with default stage. You can also pass one ID as offer_id"
   context.route("POST", "/candidates", (ctx) => {
-    let body: unknown
-    try {
-      body = ctx.body()
-    } catch {
-      throw recruiteeError(400, "The request body is not valid JSON")
-    }
-    const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {}
+    const record = recruiteeBody(ctx)
     const input = record["candidate"]
-    if (typeof input !== "object" || input === null || Array.isArray(input)) throw recruiteeError(422, "candidate is required")
+    if (typeof input !== "object" || input === null || Array.isArray(input)) throw recruiteeError(422, "candidate is required", { candidate: ["can't be blank"] })
     const fields = input as Record<string, unknown>
     const name = typeof fields["name"] === "string" ? fields["name"].trim() : ""
-    if (name === "") throw recruiteeError(422, "name can't be blank")
+    if (name === "") throw recruiteeError(422, "Name can't be blank", { name: ["can't be blank"] })
     const state = context.state
     const offerIds = [...(Array.isArray(record["offers"]) ? record["offers"] : []), ...(record["offer_id"] === undefined ? [] : [record["offer_id"]])].map(Number)
     for (const offerId of offerIds) {

@@ -7,7 +7,9 @@ import * as W from "../words.js"
  * those the documentation lists (docs.recruitee.com/reference/candidates-get: admin_id, emails, name, phones,
  * placements; /reference/offersid-post: title, status, position) plus id, created_at and updated_at as
  * Recruitee writes them (career.recruitee.com/docs). What a placement holds (its offer_id, stage_id,
- * disqualified, disqualify_reason) is not on the stored pages; see the connector's comments.
+ * disqualified, disqualify_reason) is not on the stored pages; see the connector's comments. Disqualify
+ * reasons are the company's configured list ({id, name, position}, GET /disqualify_reasons as public
+ * integrations read it); a placement carries its reason's name.
  */
 
 export interface RecruiteePlacement {
@@ -51,6 +53,12 @@ export interface RecruiteeDepartment {
   name: string
 }
 
+export interface RecruiteeDisqualifyReason {
+  id: number
+  name: string
+  position: number
+}
+
 export interface RecruiteeState {
   readonly companyId: string
   readonly candidates: Array<RecruiteeCandidate>
@@ -58,6 +66,7 @@ export interface RecruiteeState {
   readonly departments: Array<RecruiteeDepartment>
   /** A company-wide pipeline: placements stand in one of these stages. */
   readonly stages: ReadonlyArray<{ id: number; name: string }>
+  readonly disqualifyReasons: ReadonlyArray<RecruiteeDisqualifyReason>
   readonly next: { candidate: number; placement: number }
 }
 
@@ -91,7 +100,16 @@ export const generateRecruitee = (seed: number, counts = { candidates: 60, offer
     })
   }
   const stages = STAGES.map((name, i) => ({ id: 5500 + i, name }))
-  const state: RecruiteeState = { companyId: RECRUITEE_COMPANY_ID, candidates: [], offers, departments, stages, next: { candidate: 4200001, placement: 880001 } }
+  const disqualifyReasons = REASONS.map((name, i) => ({ id: 7700 + i, name, position: i }))
+  const state: RecruiteeState = {
+    companyId: RECRUITEE_COMPANY_ID,
+    candidates: [],
+    offers,
+    departments,
+    stages,
+    disqualifyReasons,
+    next: { candidate: 4200001, placement: 880001 }
+  }
   for (let i = 0; i < counts.candidates; i++) {
     const rng = rngFor(seed, "recruitee-candidate", i)
     const first = rng.pick(W.FIRST_NAMES)

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js"
 import { guardedRoutes, type Handler, type Route } from "../router.js"
 import type { RecruiteeState } from "./data.js"
-import { recruiteeError } from "./errors.js"
+import { recruiteeError, recruiteeUnauthorized } from "./errors.js"
 
 export interface RecruiteeOptions {
   readonly state: () => RecruiteeState
@@ -23,7 +23,7 @@ export class RecruiteeContext {
       prefix: "/c/:company",
       guard: (ctx, params) => {
         const header = ctx.req.headers.authorization ?? ""
-        if (header !== `Bearer ${options.apiToken}`) throw recruiteeError(401, "Unauthorized")
+        if (header !== `Bearer ${options.apiToken}`) throw recruiteeUnauthorized(header.startsWith("Bearer "))
         if (params["company"] !== this.state.companyId && params["company"] !== "sandbox") throw recruiteeError(404, "Company not found")
       }
     })
