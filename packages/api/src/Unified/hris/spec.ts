@@ -15,18 +15,19 @@ import { unifiedQuery } from "../common/unifiedQuery.js"
 import {
   HrisContractTypeEnum,
   HrisCountryCodeEnum,
+  HrisEmploymentGrade,
   HrisEmploymentScheduleTypeEnum,
   HrisEmploymentStatusEnum,
   HrisEmploymentTypeEnum,
   HrisEthnicityEnum,
   HrisGenderEnum,
   HrisMaritalStatusEnum,
-  HrisNationalIdentityNumberTypeEnum,
+  HrisNationalIdentityNumber,
   HrisPayFrequencyEnum,
   HrisPayPeriodEnum,
   HrisPreferredLanguageEnum,
   HrisTypeEnum,
-  HrisWorkTimeUnitEnum
+  HrisWorkTime
 } from "./records.generated.js"
 
 /*
@@ -81,13 +82,6 @@ export const SubDivision = codeEnumValue(
   "US-CA"
 )
 
-export const EmploymentGrade = Schema.Struct({
-  id: optionalNullable(Schema.String),
-  remote_id: optionalNullable(Schema.String),
-  name: optionalNullable(Schema.String),
-  description: optionalNullable(Schema.String)
-}).annotations({ identifier: "HrisEmploymentGrade" })
-
 export const EmploymentTypeRef = Schema.Struct({
   id: optionalNullable(Schema.String),
   remote_id: optionalNullable(Schema.String),
@@ -102,11 +96,6 @@ export const EmploymentContractTypeRef = Schema.Struct({
   contract_type: optionalNullable(HrisContractTypeEnum)
 }).annotations({ identifier: "HrisEmploymentContractTypeRef" })
 
-export const WorkTime = Schema.Struct({
-  duration: optionalNullable(Schema.String.annotations({ description: "ISO 8601 duration, e.g. P0Y0M0DT8H0M0S" })),
-  period: optionalNullable(HrisWorkTimeUnitEnum)
-}).annotations({ identifier: "HrisWorkTime" })
-
 export const EmployeeEmploymentInput = Schema.Struct({
   unified_custom_fields: optionalNullable(UnifiedCustomFields),
   job_title: optionalNullable(Schema.String),
@@ -115,12 +104,12 @@ export const EmployeeEmploymentInput = Schema.Struct({
   pay_frequency: optionalNullable(HrisPayFrequencyEnum),
   pay_currency: optionalNullable(Schema.String),
   end_date: optionalNullable(DateTimeInput),
-  grade: optionalNullable(EmploymentGrade),
+  grade: optionalNullable(HrisEmploymentGrade),
   employment_type: optionalNullable(HrisEmploymentTypeEnum),
   employment_contract_type: optionalNullable(HrisEmploymentScheduleTypeEnum),
   type: optionalNullable(EmploymentTypeRef),
   contract_type: optionalNullable(EmploymentContractTypeRef),
-  work_time: optionalNullable(WorkTime),
+  work_time: optionalNullable(HrisWorkTime),
   payroll_code: optionalNullable(Schema.String),
   passthrough: optionalNullable(Passthrough),
   effective_date: optionalNullable(DateTimeInput).annotations({ description: "Deprecated" })
@@ -135,12 +124,6 @@ export const EmployeeBenefit = Schema.Struct({
   created_at: optionalNullable(DateTimeInput),
   updated_at: optionalNullable(DateTimeInput)
 }).annotations({ identifier: "HrisEmployeeBenefit" })
-
-export const NationalIdentityNumber = Schema.Struct({
-  value: optionalNullable(Schema.String),
-  type: optionalNullable(HrisNationalIdentityNumberTypeEnum),
-  country: optionalNullable(HrisCountryCodeEnum)
-}).annotations({ identifier: "HrisNationalIdentityNumber" })
 
 export const EmployeeLocationInput = Schema.Struct({
   id: optionalNullable(Schema.String),
@@ -197,10 +180,10 @@ export const HrisUpdateEmployeeRequest = Schema.Struct({
   employment: optionalNullable(EmployeeEmploymentInput),
   custom_fields: optionalNullable(Schema.Array(CustomField)),
   benefits: optionalNullable(Schema.Array(EmployeeBenefit)),
-  national_identity_number: optionalNullable(NationalIdentityNumber).annotations({
+  national_identity_number: optionalNullable(HrisNationalIdentityNumber).annotations({
     description: "Deprecated: use national_identity_numbers"
   }),
-  national_identity_numbers: optionalNullable(Schema.Array(NationalIdentityNumber)),
+  national_identity_numbers: optionalNullable(Schema.Array(HrisNationalIdentityNumber)),
   home_location: optionalNullable(EmployeeLocationInput),
   work_location: optionalNullable(EmployeeLocationInput),
   passthrough: optionalNullable(Passthrough)
