@@ -19,7 +19,8 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxProviders, SandboxServer } from "./support/SandboxLayer.js"
-import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * The built-in ashby connector against the sandbox's Ashby look-alike (POST /<category>.<method>
@@ -81,33 +82,12 @@ const setup = Effect.gen(function*() {
   const headers = { "x-account-id": account.id }
   const address = (yield* HttpServer.HttpServer).address
   const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
-  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
-  const sdkWrite = (operationId: string, body: unknown, id?: string) =>
-    Effect.map(
-      sdk.call({ operationId, method: "POST", path: "", pathParams: id === undefined ? {} : { id }, query: {}, body, accountId: account.id }),
-      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
-    )
-  return { sandbox, client, account, headers, sdkWrite, ats: client.unified_ats }
+  return { sandbox, client, account, headers, sdkWrite: sdkCalls(sdk, account.id).write, ats: client.unified_ats }
 })
 
 /** The Ashby calls the server made, with their JSON bodies. */
 const sent = (sandbox: Sandbox, endpoint: string) =>
   sandbox.requests("ashby").filter((r) => r.path === `/${endpoint}`).map((r) => JSON.parse(r.body ?? "{}") as Json)
-
-/** Every record of a unified list, page after page, with the number of pages. */
-const unifiedPages = <E, R>(list: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E, R>) =>
-  Effect.gen(function*() {
-    const records: Array<Json> = []
-    let next: string | null | undefined
-    let pages = 0
-    do {
-      const page = yield* list(next ?? undefined)
-      records.push(...(page.data as ReadonlyArray<Json>))
-      next = page.next
-      pages++
-    } while (next)
-    return { records, pages }
-  })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
 
@@ -156,11 +136,9 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       const reasons = (yield* call(sandbox, "archiveReason.list")).body.results as Array<Json>
       sandbox.clearRequests()
 
-      const { pages, records } = yield* unifiedPages((next) =>
-        Effect.tap(
-          client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } }),
-          (page) => Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
-        )
+      const { pages, records } = yield* walkPages(
+        (next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } }),
+        { schema: AtsApplicationsList }
       )
       expect(pages).toBe(Math.ceil(raw.length / 7))
       expect(ids(records)).toEqual(ids(raw))
@@ -326,11 +304,9 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
     Effect.gen(function*() {
       const { client, headers, sandbox } = yield* setup
       const raw = yield* everything(sandbox, "candidate.list")
-      const { pages, records } = yield* unifiedPages((next) =>
-        Effect.tap(
-          client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } }),
-          (page) => Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
-        )
+      const { pages, records } = yield* walkPages(
+        (next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } }),
+        { schema: AtsCandidatesList }
       )
       expect(pages).toBe(Math.ceil(raw.length / 25))
       expect(ids(records)).toEqual(ids(raw))
@@ -433,16 +409,9 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
   it.effect("jobs, interview stages, rejected reasons, users, departments and locations through the unified API, as the look-alike has them", () =>
     Effect.gen(function*() {
       const { ats, headers, sandbox } = yield* setup
-      /** Every page of a unified list, each checked against the unified list schema. */
-      const pages = <E>(schema: Schema.Schema<any, any>, list: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E>) =>
-        unifiedPages((next) =>
-          Effect.tap(list(next), (page) => {
-            Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(page)
-          })
-        )
       const rawJobs = yield* everything(sandbox, "job.list")
       expect(rawJobs.some((j) => j.status === "Draft")).toBe(false)
-      const jobs = yield* pages(AtsJobsList, (next) => ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }))
+      const jobs = yield* walkPages((next) => ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), { schema: AtsJobsList })
       expect(jobs.pages).toBe(Math.ceil(rawJobs.length / 3))
       expect(ids(jobs.records)).toEqual(ids(rawJobs))
       const job = rawJobs[0]!
@@ -500,7 +469,7 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       expect(yield* errorTag(ats.ats_get_rejected_reason({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       const rawUsers = yield* everything(sandbox, "user.list")
-      const users = yield* pages(AtsUsersList, (next) => ats.ats_list_users({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }))
+      const users = yield* walkPages((next) => ats.ats_list_users({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), { schema: AtsUsersList })
       expect(ids(users.records)).toEqual(ids(rawUsers))
       expect(users.pages).toBe(Math.ceil(rawUsers.length / 3))
       const user = rawUsers[2]!
@@ -526,7 +495,7 @@ layer(Server, { excludeTestServices: true })("the ashby connector over the sandb
       ]
       for (const { endpoint, field, get, list, schema } of kinds) {
         const raw = yield* everything(sandbox, `${endpoint}.list`)
-        const listed = yield* pages(schema, (next) => list({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }))
+        const listed = yield* walkPages((next) => list({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }), { schema })
         expect(listed.records).toEqual(raw.map((r) => ({ id: r.id, remote_id: r.id, name: r.name })))
         expect(listed.pages).toBe(Math.ceil(raw.length / 2))
         expect((yield* get({ headers, path: { id: raw[0]!.id }, urlParams: {} })).data).toEqual(listed.records[0])

@@ -2,8 +2,9 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
 import { direct, type Json, SandboxLive } from "./support/SandboxLayer.js"
-import { sdkIssuesBeyondSpec, stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * Greenhouse 1.4.0's unified ATS operations beyond applications and candidates, called through
@@ -14,47 +15,24 @@ import { TestServer } from "./support/TestServer.js"
 
 const Server = Layer.merge(TestServer({ SWITCHYARD_OUTBOUND_ALLOWLIST: "127.0.0.1" }), SandboxLive(23))
 
-type Answer = { readonly status: number; readonly body: any }
-
 /** A unified call through the SDK on a fresh Greenhouse account; a 2xx the SDK refuses fails the test. */
 const sdkAccount = Effect.gen(function*() {
   const { account, origin, project, sandbox } = yield* greenhouseOverFetch
-  const client = stackOneSdkClient(origin, project.key)
-  const call = (
-    operationId: string,
-    options: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown } = {}
-  ): Effect.Effect<Answer> =>
-    Effect.map(
-      client.call({
-        operationId,
-        method: "",
-        path: "",
-        pathParams: options.path ?? {},
-        query: options.query ?? {},
-        body: options.body,
-        accountId: account.id
-      }),
-      (answer) => {
-        expect(sdkIssuesBeyondSpec(operationId, answer.clientIssues), `${operationId}: the SDK refused the answer`).toEqual([])
-        return answer as Answer
-      }
-    )
+  const { call } = sdkCalls(stackOneSdkClient(origin, project.key), account.id)
   /** Every record of a list, page by page (`size` a page), each page's records counted. */
   const all = (operationId: string, size: number, path: Record<string, string> = {}) =>
-    Effect.gen(function*() {
-      const records: Array<Json> = []
-      let next: string | null = null
-      for (let page = 0; page < 50; page++) {
-        const answer: Answer = yield* call(operationId, { path, query: next === null ? { page_size: String(size) } : { page_size: String(size), next } })
-        expect(answer.status, `${operationId}: ${JSON.stringify(answer.body)}`).toBe(200)
-        expect(answer.body.data.length).toBeLessThanOrEqual(size)
-        records.push(...answer.body.data)
-        next = answer.body.next ?? null
-        if (next === null) break
-      }
-      expect(next, `${operationId} still had a next page after 50`).toBeNull()
-      return records
-    })
+    Effect.map(
+      walkPages(
+        (next) =>
+          Effect.map(call(operationId, { path, query: next === undefined ? { page_size: String(size) } : { page_size: String(size), next } }), (answer) => {
+            expect(answer.status, `${operationId}: ${JSON.stringify(answer.body)}`).toBe(200)
+            expect(answer.body.data.length).toBeLessThanOrEqual(size)
+            return answer.body
+          }),
+        { most: 50 }
+      ),
+      ({ records }) => records
+    )
   const read = (path: string) => direct(sandbox, "ats", path) as Effect.Effect<any>
   return { call, all, read, sandbox }
 })

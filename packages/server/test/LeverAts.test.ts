@@ -12,8 +12,9 @@ import {
 import { Effect, Layer, Schema } from "effect"
 import { leverAccount, leverAll, leverApi, leverConnector } from "./support/LeverAccount.js"
 import { type Json, SandboxLive } from "./support/SandboxLayer.js"
-import { sdkIssuesBeyondSpec, stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * lever@1.1.0 against the sandbox's Lever look-alike: every operation it adds, through the
@@ -38,37 +39,11 @@ const setup = Effect.gen(function*() {
   const address = (yield* HttpServer.HttpServer).address
   const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
   const sdk = stackOneSdkClient(origin, linked.project.key)
-  /** A unified read through the StackOne SDK: its status and body, failing on any validation issue. */
-  const viaSdk = (operationId: string, pathParams: Record<string, string> = {}, query: Record<string, unknown> = {}) =>
-    Effect.map(
-      sdk.call({ operationId, method: "GET", path: "", pathParams, query, body: undefined, accountId: linked.account.id }),
-      (answer) => {
-        expect(sdkIssuesBeyondSpec(operationId, answer.clientIssues), operationId).toEqual([])
-        return answer as { readonly status: number; readonly body: any }
-      }
-    )
+  const { call: viaSdk, write: sdkWrite } = sdkCalls(sdk, linked.account.id)
   const api = (path: string) => leverApi(linked.sandbox, linked.tokens.access_token, path)
   const all = (path: string) => leverAll(linked.sandbox, linked.tokens.access_token, path)
-  return { ...linked, origin, sdk, viaSdk, api, all }
+  return { ...linked, origin, viaSdk, sdkWrite, api, all }
 })
-
-/** Every page of a unified list through the derived client, `page_size` at a time. */
-const everyPage = <R extends { readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E>(
-  list: (urlParams: { readonly page_size: number; readonly next?: string }) => Effect.Effect<R, E>,
-  pageSize: number
-) =>
-  Effect.gen(function*() {
-    const records: Array<Json> = []
-    let next: string | null | undefined
-    let pages = 0
-    do {
-      const page = yield* list({ page_size: pageSize, ...(next ? { next } : {}) })
-      records.push(...(page.data as ReadonlyArray<Json>))
-      next = page.next
-      pages++
-    } while (next)
-    return { records, pages }
-  })
 
 layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lever look-alike", (it) => {
   it.effect("stages, users, rejected reasons, job postings and jobs: listed page by page, got by id, 404 for a missing id", () =>
@@ -77,7 +52,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
 
       const stages = yield* all("/stages")
       for (const list of [client.unified_ats.ats_list_interview_stages, client.unified_ats.ats_list_application_stages]) {
-        const { records, pages } = yield* everyPage((urlParams) => list({ headers, urlParams }), 3)
+        const { records, pages } = yield* walkPages((next) => list({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }))
         expect(pages).toBe(Math.ceil(stages.length / 3))
         expect(records).toEqual(stages.map((s) => ({ id: s.id, remote_id: s.id, name: s.text })))
         for (const record of records) strict(AtsInterviewStage)(record)
@@ -90,7 +65,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       const active = yield* all("/users")
       const everyone = yield* all("/users?includeDeactivated=true")
       expect(active.length).toBeLessThan(everyone.length)
-      const users = yield* everyPage((urlParams) => client.unified_ats.ats_list_users({ headers, urlParams }), 2)
+      const users = yield* walkPages((next) => client.unified_ats.ats_list_users({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }))
       expect(ids(users.records)).toEqual(ids(active))
       const first = active[0]!
       expect(users.records[0]).toEqual({
@@ -117,7 +92,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       expect(yield* errorTag(client.unified_ats.ats_get_rejected_reason({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       const postings = yield* all("/postings")
-      const jobPostings = yield* everyPage((urlParams) => client.unified_ats.ats_list_job_postings({ headers, urlParams }), 4)
+      const jobPostings = yield* walkPages((next) => client.unified_ats.ats_list_job_postings({ headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }))
       expect(jobPostings.pages).toBe(Math.ceil(postings.length / 4))
       expect(ids(jobPostings.records)).toEqual(ids(postings))
       for (const record of jobPostings.records) strict(AtsJobPosting)(record)
@@ -146,7 +121,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       expect(yield* errorTag(client.unified_ats.ats_get_job_posting({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       // jobs have their unified endpoints now
-      const jobs = yield* everyPage((urlParams) => client.unified_ats.ats_list_jobs({ headers, urlParams }), 5)
+      const jobs = yield* walkPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 5, ...(next ? { next } : {}) } }))
       expect(ids(jobs.records)).toEqual(ids(postings))
       expect((yield* client.unified_ats.ats_get_job({ headers, path: { id: posting.id }, urlParams: {} })).data).toEqual(jobs.records[0])
       expect(yield* errorTag(client.unified_ats.ats_get_job({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
@@ -166,15 +141,15 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
         ["ats_list_jobs", {}],
         ["ats_get_job", { id: posting.id }]
       ] as const) {
-        const answer = yield* viaSdk(operationId, pathParams)
+        const answer = yield* viaSdk(operationId, { path: pathParams })
         expect(answer.status, operationId).toBe(200)
       }
-      expect((yield* viaSdk("ats_get_user", { id: MISSING })).status).toBe(404)
+      expect((yield* viaSdk("ats_get_user", { path: { id: MISSING } })).status).toBe(404)
     }))
 
   it.effect("ats_move_application and ats_reject_application write as the acting user; later reads see the stage and the rejection", () =>
     Effect.gen(function*() {
-      const { client, headers, sandbox, all, viaSdk, sdk, account } = yield* setup
+      const { client, headers, sandbox, all, viaSdk, sdkWrite } = yield* setup
       const reasons = yield* all("/archive_reasons")
       const applied = (yield* all("/opportunities?expand=applications&archived=false")).filter((o) => o.applications.length === 1)
       const [moving, rejecting, bySdk] = applied
@@ -211,18 +186,10 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       expect(yield* errorTag(client.unified_ats.ats_reject_application({ headers, path: { id: MISSING }, payload: { rejected_reason_id: reason.id } }))).toBe("NotFound")
 
       // through the StackOne SDK: the move resolves with the application's ids
-      const sdkMove = yield* sdk.call({
-        operationId: "ats_move_application",
-        method: "POST",
-        path: "",
-        pathParams: { id: bySdk!.id },
-        query: {},
-        body: { interview_stage_id: "offer" },
-        accountId: account.id
-      })
-      expect(sdkMove.clientIssues ?? []).toEqual([])
+      const sdkMove = yield* sdkWrite("ats_move_application", { interview_stage_id: "offer" }, bySdk!.id)
+      expect(sdkMove.issues).toEqual([])
       expect(sdkMove).toMatchObject({ status: 200, body: { data: { id: bySdk!.id, remote_id: bySdk!.id } } })
-      expect((yield* viaSdk("ats_get_application", { id: bySdk!.id })).body.data.interview_stage_id).toBe("offer")
+      expect((yield* viaSdk("ats_get_application", { path: { id: bySdk!.id } })).body.data.interview_stage_id).toBe("offer")
     }))
 
   it.effect("notes: application and candidate notes are the opportunity's; listed, got, created as the acting user and listed first", () =>
@@ -250,7 +217,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
         created_at: iso(n.createdAt),
         deleted_at: n.deletedAt === null ? null : iso(n.deletedAt)
       }))
-      const paged = yield* everyPage((urlParams) => client.unified_ats.ats_list_application_notes({ headers, path: { id }, urlParams }), 1)
+      const paged = yield* walkPages((next) => client.unified_ats.ats_list_application_notes({ headers, path: { id }, urlParams: { page_size: 1, ...(next ? { next } : {}) } }))
       expect(paged.pages).toBe(notes.length)
       expect(paged.records).toEqual(expected)
       expect((yield* client.unified_ats.ats_list_candidate_notes({ headers, path: { id }, urlParams: {} })).data).toEqual(expected)
@@ -284,8 +251,8 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       expect(raw).toMatchObject({ user: author, secret: false, fields: [{ value: "Called back." }] })
       expect(yield* errorTag(client.unified_ats.ats_create_candidate_note({ headers, path: { id: MISSING }, payload: { content: [{ body: "x" }] } }))).toBe("NotFound")
 
-      expect((yield* viaSdk("ats_list_application_notes", { id })).status).toBe(200)
-      expect((yield* viaSdk("ats_get_candidate_note", { id, subResourceId: noteId })).status).toBe(200)
+      expect((yield* viaSdk("ats_list_application_notes", { path: { id } })).status).toBe(200)
+      expect((yield* viaSdk("ats_get_candidate_note", { path: { id, subResourceId: noteId } })).status).toBe(200)
     }))
 
   it.effect("offers, scheduled interviews, scorecards and documents of an opportunity: listed, got, downloaded; 404 for a missing id", () =>
@@ -324,10 +291,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
       expect(yield* errorTag(client.unified_ats.ats_list_applications_offers({ headers, path: { id: MISSING }, urlParams: {} }))).toBe("NotFound")
 
       const interviews = yield* find("interviews", (records) => records.length >= 2 && records.some((i) => i.feedbackForms.length > 0))
-      const listed = yield* everyPage(
-        (urlParams) => client.unified_ats.ats_list_applications_scheduled_interviews({ headers, path: { id: interviews.id }, urlParams }),
-        1
-      )
+      const listed = yield* walkPages((next) => client.unified_ats.ats_list_applications_scheduled_interviews({ headers, path: { id: interviews.id }, urlParams: { page_size: 1, ...(next ? { next } : {}) } }))
       expect(ids(listed.records)).toEqual(ids(interviews.records))
       const now = Date.now()
       for (const [i, interview] of interviews.records.entries()) {
@@ -425,7 +389,7 @@ layer(Server, { excludeTestServices: true })("lever@1.1.0 over the sandbox's Lev
         ["ats_list_application_documents", { id: files.id }],
         ["ats_get_application_document", { id: files.id, subResourceId: file.id }]
       ] as const) {
-        const answer = yield* viaSdk(operationId, pathParams)
+        const answer = yield* viaSdk(operationId, { path: pathParams })
         expect(answer.status, operationId).toBe(200)
       }
     }))

@@ -6,8 +6,9 @@ import { Effect, Layer, Schema } from "effect"
 import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
-import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 import { expectErrorBody, json, send, withKey } from "./support/Wire.js"
 
 /*
@@ -59,32 +60,15 @@ const setup = Effect.gen(function*() {
   const rpc = (payload: RpcPayload, accountId = account.id) => client.actions.rpc_action({ headers: { "x-account-id": accountId }, payload })
   /** Every record of a list action, following `next` until there is none. */
   const all = (action: string, query: Record<string, unknown> = {}) =>
-    Effect.gen(function*() {
-      const records: Array<Json> = []
-      const cursors: Array<unknown> = []
-      let cursor: unknown = undefined
-      for (;;) {
-        const page = yield* rpc({ action, query: cursor === undefined ? query : { ...query, cursor } })
-        records.push(...(page.data as Array<Json>))
-        if (page.next === undefined || page.next === null) break
-        expect(cursors).not.toContain(page.next)
-        cursors.push(page.next)
-        cursor = page.next
-      }
-      return { records, pages: cursors.length + 1 }
-    })
+    walkPages((cursor) => rpc({ action, query: cursor === undefined ? query : { ...query, cursor } }))
   const address = (yield* HttpServer.HttpServer).address
   const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
-  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
-  const sdkWrite = (operationId: string, body: unknown, id: string) =>
-    Effect.map(
-      sdk.call({ operationId, method: "POST", path: "", pathParams: { id }, query: {}, body, accountId: account.id }),
-      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
-    )
   /** A unified write sent as raw JSON, with no client-side schema in the way. */
   const rawWrite = (path: string, body: unknown) =>
     send(HttpClientRequest.post(path).pipe(withKey(key), HttpClientRequest.setHeader("x-account-id", account.id), json(body)))
-  return { sandbox, info, client, account, rpc, all, sdkWrite, rawWrite, headers: { "x-account-id": account.id } }
+  return {
+    sandbox, info, client, account, rpc, all, sdkWrite: sdkCalls(sdk, account.id).write, rawWrite, headers: { "x-account-id": account.id }
+  }
 })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
@@ -104,23 +88,6 @@ const errorTag = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) => Eff
 /** A provider refusal passed on as 400, with the provider's own status among its provider_errors. */
 const providerStatus = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) =>
   Effect.map(Effect.flip(effect), (error) => ({ tag: error._tag, status: (error as any).provider_errors?.[0]?.status }))
-
-/** Every record of a unified list, following `next`, each page checked against the list's schema. */
-const unifiedPages = <E>(
-  page: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E>,
-  schema: Schema.Schema<any, any>
-) =>
-  Effect.gen(function*() {
-    const records: Array<Json> = []
-    let next: string | undefined
-    do {
-      const answer = yield* page(next)
-      Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(answer)
-      records.push(...(answer.data as ReadonlyArray<Json>))
-      next = answer.next ?? undefined
-    } while (next !== undefined)
-    return records
-  })
 
 const candidatesPath = (sandbox: Sandbox) => `/c/${recruiteeOf(sandbox).credentials["companyId"]}/candidates`
 
@@ -303,26 +270,26 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       const { account, all, client, sandbox } = yield* setup
       const headers = { "x-account-id": account.id }
       const viaRpc = yield* all("ats_list_candidates", { page_size: 20 })
-      const records = yield* unifiedPages((next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 20, ...(next ? { next } : {}) } }), AtsCandidatesList)
+      const records = (yield* walkPages((next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 20, ...(next ? { next } : {}) } }), { schema: AtsCandidatesList })).records
       expect(records).toEqual(viaRpc.records)
       const one = yield* client.unified_ats.ats_get_candidate({ headers, path: { id: records[3]!.id as string }, urlParams: {} })
       expect(one.data).toEqual(records[3])
       expect(yield* errorTag(client.unified_ats.ats_get_candidate({ headers, path: { id: "999999" }, urlParams: {} }))).toBe("NotFound")
 
-      const applications = yield* unifiedPages((next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 15, ...(next ? { next } : {}) } }), AtsApplicationsList)
+      const applications = (yield* walkPages((next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 15, ...(next ? { next } : {}) } }), { schema: AtsApplicationsList })).records
       expect(applications).toEqual((yield* all("ats_list_applications", { page_size: 15 })).records)
       const application = yield* client.unified_ats.ats_get_application({ headers, path: { id: applications[0]!.id as string }, urlParams: {} })
       expect(application.data).toEqual(applications[0])
 
-      const jobs = yield* unifiedPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), AtsJobsList)
+      const jobs = (yield* walkPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), { schema: AtsJobsList })).records
       expect(jobs).toEqual((yield* all("ats_list_jobs", { page_size: 3 })).records)
       const job = yield* client.unified_ats.ats_get_job({ headers, path: { id: jobs[1]!.id as string }, urlParams: {} })
       expect(job.data).toEqual(jobs[1])
       expect(yield* errorTag(client.unified_ats.ats_get_job({ headers, path: { id: "1" }, urlParams: {} }))).toBe("NotFound")
-      const drafts = yield* unifiedPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { filter: { status: "draft" }, ...(next ? { next } : {}) } }), AtsJobsList)
+      const drafts = (yield* walkPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { filter: { status: "draft" }, ...(next ? { next } : {}) } }), { schema: AtsJobsList })).records
       expect(drafts.length).toBeGreaterThan(0)
       expect(drafts).toEqual(jobs.filter((j) => j.status === "draft"))
-      const departments = yield* unifiedPages((next) => client.unified_ats.ats_list_departments({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }), AtsDepartmentsList)
+      const departments = (yield* walkPages((next) => client.unified_ats.ats_list_departments({ headers, urlParams: { page_size: 2, ...(next ? { next } : {}) } }), { schema: AtsDepartmentsList })).records
       expect(departments).toEqual((yield* all("ats_list_departments", { page_size: 2 })).records)
 
       const created = yield* client.unified_ats.ats_create_candidate({ headers, payload: { name: "Grace Hopper", email: "grace@example.org" } })
@@ -351,7 +318,7 @@ layer(Server, { excludeTestServices: true })("the recruitee connector over the s
       fitsReference("ats_get_application", afterMove.data)
 
       const reasons = (yield* direct(sandbox, "/disqualify_reasons")).disqualify_reasons as Array<Json>
-      const listed = yield* unifiedPages((next) => client.unified_ats.ats_list_rejected_reasons({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), AtsRejectedReasonsList)
+      const listed = (yield* walkPages((next) => client.unified_ats.ats_list_rejected_reasons({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), { schema: AtsRejectedReasonsList })).records
       expect(listed).toEqual(reasons.map((reason) => ({ id: String(reason.id), remote_id: String(reason.id), label: reason.name })))
       fitsReference("ats_list_rejected_reasons", listed)
       const reason = reasons[1]!

@@ -15,8 +15,9 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
-import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * The built-in smartrecruiters connector against the sandbox's SmartRecruiters look-alike (the
@@ -73,13 +74,7 @@ const setup = Effect.gen(function*() {
   const headers = { "x-account-id": account.id }
   const address = (yield* HttpServer.HttpServer).address
   const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
-  /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
-  const sdkWrite = (operationId: string, body: unknown, id?: string) =>
-    Effect.map(
-      sdk.call({ operationId, method: "POST", path: "", pathParams: id === undefined ? {} : { id }, query: {}, body, accountId: account.id }),
-      (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
-    )
-  return { sandbox, client, headers, sdkWrite, ats: client.unified_ats }
+  return { sandbox, client, headers, sdkWrite: sdkCalls(sdk, account.id).write, ats: client.unified_ats }
 })
 
 const ids = (records: ReadonlyArray<Json>) => records.map((record) => record.id as string)
@@ -101,21 +96,6 @@ const STATUS: Record<string, string> = {
   WITHDRAWN: "declined_by_candidate"
 }
 
-/** Every page of a list, asking for the next with the previous page's `next`: the records and the number of pages. */
-const everyPage = <E>(page: (next: string | undefined) => Effect.Effect<{ readonly data: unknown; readonly next?: unknown }, E>) =>
-  Effect.gen(function*() {
-    const records: Array<Json> = []
-    let next: string | undefined
-    let pages = 0
-    do {
-      const answer = yield* page(next)
-      records.push(...(answer.data as ReadonlyArray<Json>))
-      next = typeof answer.next === "string" && answer.next !== "" ? answer.next : undefined
-      pages++
-    } while (next !== undefined)
-    return { records, pages }
-  })
-
 const errorTag = <A>(effect: Effect.Effect<A, { readonly _tag: string }>) => Effect.map(Effect.flip(effect), (error) => error._tag)
 
 layer(Server, { excludeTestServices: true })("the smartrecruiters connector over the sandbox's SmartRecruiters look-alike", (it) => {
@@ -126,11 +106,9 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
       expect(raw.length).toBeGreaterThan(40)
       sandbox.clearRequests()
 
-      const { pages, records } = yield* everyPage((next) =>
-        Effect.tap(
-          client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } }),
-          (page) => Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
-        )
+      const { pages, records } = yield* walkPages(
+        (next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 7, ...(next ? { next } : {}) } }),
+        { schema: AtsCandidatesList }
       )
       expect(pages).toBe(Math.ceil(raw.length / 7))
       expect(ids(records)).toEqual(raw.map((c) => c.id))
@@ -195,11 +173,9 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
       const expected = assignmentsOf(raw)
       expect(expected.length).toBeGreaterThan(raw.length)
 
-      const { pages, records } = yield* everyPage((next) =>
-        Effect.tap(
-          client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 9, ...(next ? { next } : {}) } }),
-          (page) => Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
-        )
+      const { pages, records } = yield* walkPages(
+        (next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 9, ...(next ? { next } : {}) } }),
+        { schema: AtsApplicationsList }
       )
       expect(pages).toBe(Math.ceil(raw.length / 9))
       expect(ids(records)).toEqual(expected.map(({ assignment, candidate }) => `${candidate.id}:${assignment.job.id}`))
@@ -411,10 +387,9 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
     Effect.gen(function*() {
       const { ats, headers, sandbox } = yield* setup
       const rawJobs = (yield* srApi(sandbox, "/jobs?limit=100")).content as Array<Json>
-      const { pages, records: jobs } = yield* everyPage((next) =>
-        Effect.tap(ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), (page) => {
-          Schema.decodeUnknownSync(AtsJobsList, { onExcessProperty: "error" })(page)
-        })
+      const { pages, records: jobs } = yield* walkPages(
+        (next) => ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }),
+        { schema: AtsJobsList }
       )
       expect(pages).toBe(Math.ceil(rawJobs.length / 3))
       expect(ids(jobs)).toEqual(rawJobs.map((j) => j.id))
@@ -447,10 +422,9 @@ layer(Server, { excludeTestServices: true })("the smartrecruiters connector over
         rawUsers.push(...page.content)
         pageId = page.nextPageId
       } while (pageId)
-      const users = yield* everyPage((next) =>
-        Effect.tap(ats.ats_list_users({ headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }), (page) => {
-          Schema.decodeUnknownSync(AtsUsersList, { onExcessProperty: "error" })(page)
-        })
+      const users = yield* walkPages(
+        (next) => ats.ats_list_users({ headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }),
+        { schema: AtsUsersList }
       )
       expect(users.pages).toBe(Math.ceil(rawUsers.length / 4))
       expect(users.records).toEqual(rawUsers.map((u) => ({ id: u.id, remote_id: u.id, email: u.email, first_name: u.firstName, last_name: u.lastName, name: `${u.firstName} ${u.lastName}` })))

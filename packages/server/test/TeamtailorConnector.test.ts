@@ -22,6 +22,7 @@ import { Effect, Layer, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * The built-in teamtailor connector against the sandbox's Teamtailor look-alike (a JSON:API under
@@ -83,18 +84,7 @@ const setup = Effect.gen(function*() {
     client.actions.rpc_action({ headers, payload })
   /** Every record of a list action through the RPC, page by page. */
   const rpcAll = (action: string, pageSize: number, query: Record<string, unknown> = {}) =>
-    Effect.gen(function*() {
-      const records: Array<Json> = []
-      let cursor: unknown
-      let pages = 0
-      do {
-        const page = yield* rpc({ action, query: { page_size: pageSize, ...query, ...(cursor ? { cursor } : {}) } })
-        records.push(...(page.data as ReadonlyArray<Json>))
-        cursor = page.next
-        pages++
-      } while (cursor)
-      return { records, pages }
-    })
+    walkPages((cursor) => rpc({ action, query: { page_size: pageSize, ...query, ...(cursor ? { cursor } : {}) } }))
   const address = (yield* HttpServer.HttpServer).address
   const origin = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
   const stackOne = new StackOne({ serverURL: origin, security: { username: project.key, password: "" }, retryConfig: { strategy: "none" } })
@@ -209,16 +199,7 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(raw.data.length).toBeGreaterThan(40)
       sandbox.clearRequests()
 
-      const records: Array<Json> = []
-      let next: string | null | undefined
-      let pages = 0
-      do {
-        const page = yield* client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 9, ...(next ? { next } : {}) } })
-        Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
-        records.push(...(page.data as ReadonlyArray<Json>))
-        next = page.next
-        pages++
-      } while (next)
+      const { pages, records } = yield* walkPages((next) => client.unified_ats.ats_list_applications({ headers, urlParams: { page_size: 9, ...(next ? { next } : {}) } }), { schema: AtsApplicationsList })
       expect(pages).toBe(Math.ceil(raw.data.length / 9))
       expect(ids(records)).toEqual(ids(raw.data))
       const sent = requestsTo(sandbox, "/job-applications")
@@ -325,16 +306,7 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       const { client, headers, sandbox } = yield* setup
       const raw = (yield* everything(sandbox, "/candidates", "&include=job-applications")).data
       expect(raw.length).toBe(60)
-      const records: Array<Json> = []
-      let next: string | null | undefined
-      let pages = 0
-      do {
-        const page = yield* client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } })
-        Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
-        records.push(...(page.data as ReadonlyArray<Json>))
-        next = page.next
-        pages++
-      } while (next)
+      const { pages, records } = yield* walkPages((next) => client.unified_ats.ats_list_candidates({ headers, urlParams: { page_size: 25, ...(next ? { next } : {}) } }), { schema: AtsCandidatesList })
       expect(pages).toBe(3)
       expect(ids(records)).toEqual(ids(raw))
       for (const record of records) {
@@ -481,14 +453,7 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
       expect(ids(onlyPublished.records)).toEqual(ids(published))
 
       // the unified endpoints: the same records, pages by `next`; the unified status open is Teamtailor's published
-      const unified: Array<Json> = []
-      let next: string | null | undefined
-      do {
-        const page = yield* client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } })
-        Schema.decodeUnknownSync(AtsJobsList, { onExcessProperty: "error" })(page)
-        unified.push(...(page.data as ReadonlyArray<Json>))
-        next = page.next
-      } while (next)
+      const unified = (yield* walkPages((next) => client.unified_ats.ats_list_jobs({ headers, urlParams: { page_size: 3, ...(next ? { next } : {}) } }), { schema: AtsJobsList })).records
       expect(unified).toEqual(records)
       expect((yield* client.unified_ats.ats_get_job({ headers, path: { id: job.id }, urlParams: {} })).data).toEqual(records[0])
       expect(yield* errorTag(client.unified_ats.ats_get_job({ headers, path: { id: "424242" }, urlParams: {} }))).toBe("NotFound")
@@ -571,14 +536,7 @@ layer(Server, { excludeTestServices: true })("the teamtailor connector over the 
         expect(yield* errorTag(rpc({ action: get, path: { id: "987654321" } }))).toBe("NotFound")
 
         const unified = unifiedCalls[list]!
-        const listed: Array<unknown> = []
-        let next: string | null | undefined
-        do {
-          const page = yield* unified.list({ headers, urlParams: { page_size: 8, ...(next ? { next } : {}) } })
-          Schema.decodeUnknownSync(unified.schema, { onExcessProperty: "error" })(page)
-          listed.push(...page.data)
-          next = page.next
-        } while (next)
+        const listed = (yield* walkPages((next) => unified.list({ headers, urlParams: { page_size: 8, ...(next ? { next } : {}) } }), { schema: unified.schema })).records
         expect(listed).toEqual(records)
         expect((yield* unified.get({ headers, path: { id: last.id }, urlParams: {} })).data).toEqual(expected(last))
         expect(yield* errorTag(unified.get({ headers, path: { id: "987654321" }, urlParams: {} }))).toBe("NotFound")

@@ -14,8 +14,9 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Layer, Schema } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
-import { stackOneSdkClient } from "./support/StackOneSdkClient.js"
+import { sdkCalls, stackOneSdkClient } from "./support/StackOneSdkClient.js"
 import { TestServer } from "./support/TestServer.js"
+import { walkPages } from "./support/walkPages.js"
 
 /*
  * The built-in workable connector against the sandbox's Workable look-alike (SPI v3): an account
@@ -58,21 +59,6 @@ const everything = (sandbox: Sandbox, path: string, key: string) =>
     return out
   })
 
-/** Every record of a unified list, page after page, with the number of pages. */
-const unifiedPages = <E, R>(list: (next: string | undefined) => Effect.Effect<{ readonly data: ReadonlyArray<unknown>; readonly next?: string | null | undefined }, E, R>) =>
-  Effect.gen(function*() {
-    const records: Array<Json> = []
-    let next: string | null | undefined
-    let pages = 0
-    do {
-      const page = yield* list(next ?? undefined)
-      records.push(...(page.data as ReadonlyArray<Json>))
-      next = page.next
-      pages++
-    } while (next)
-    return { records, pages }
-  })
-
 /** An account of its own (its own one request a second), with the unified client and the StackOne SDK. */
 const newAccount = (sandbox: Sandbox, credentials: Record<string, string> = {}) =>
   Effect.gen(function*() {
@@ -93,13 +79,7 @@ const newAccount = (sandbox: Sandbox, credentials: Record<string, string> = {}) 
     const headers = { "x-account-id": account.id }
     const address = (yield* HttpServer.HttpServer).address
     const sdk = stackOneSdkClient(address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "", key)
-    /** A unified write through the StackOne SDK: its status, its body and the SDK's issues with it. */
-    const sdkWrite = (operationId: string, body: unknown, id?: string) =>
-      Effect.map(
-        sdk.call({ operationId, method: "POST", path: "", pathParams: id === undefined ? {} : { id }, query: {}, body, accountId: account.id }),
-        (answer) => ({ status: answer.status, body: answer.body as any, issues: answer.clientIssues ?? [] })
-      )
-    return { client, account, headers, sdkWrite, ats: client.unified_ats }
+    return { client, account, headers, sdkWrite: sdkCalls(sdk, account.id).write, ats: client.unified_ats }
   })
 
 /** Fresh look-alike data, no faults, an empty request log, and `n` accounts. */
@@ -151,11 +131,9 @@ layer(Server, { excludeTestServices: true })("the workable connector over the sa
 
       // the list on one account, the gets on others, side by side
       const [{ pages, records }, one, missing, other] = yield* Effect.all([
-        unifiedPages((next) =>
-          Effect.tap(
-            a!.ats.ats_list_applications({ headers: a!.headers, urlParams: { page_size: 30, ...(next ? { next } : {}) } }),
-            (page) => Schema.decodeUnknownSync(AtsApplicationsList, { onExcessProperty: "error" })(page)
-          )
+        walkPages(
+          (next) => a!.ats.ats_list_applications({ headers: a!.headers, urlParams: { page_size: 30, ...(next ? { next } : {}) } }),
+          { schema: AtsApplicationsList }
         ),
         b!.ats.ats_get_application({ headers: b!.headers, path: { id: rejected.id }, urlParams: {} }),
         errorTag(d!.ats.ats_get_application({ headers: d!.headers, path: { id: "0fffffff" }, urlParams: {} })),
@@ -227,11 +205,9 @@ layer(Server, { excludeTestServices: true })("the workable connector over the sa
       const rich = raw.find((c) => c.phone !== null && c.headline !== null && c.hired_at !== null)!
       const tagged = raw.find((c) => c.id !== rich.id && c.phone !== null)!
       const [{ pages, records }, [richOne, missing], [taggedOne, byEmail]] = yield* Effect.all([
-        unifiedPages((next) =>
-          Effect.tap(
-            a!.ats.ats_list_candidates({ headers: a!.headers, urlParams: { page_size: 40, ...(next ? { next } : {}) } }),
-            (page) => Schema.decodeUnknownSync(AtsCandidatesList, { onExcessProperty: "error" })(page)
-          )
+        walkPages(
+          (next) => a!.ats.ats_list_candidates({ headers: a!.headers, urlParams: { page_size: 40, ...(next ? { next } : {}) } }),
+          { schema: AtsCandidatesList }
         ),
         both(
           b!.ats.ats_get_candidate({ headers: b!.headers, path: { id: rich.id }, urlParams: {} }),
@@ -473,11 +449,9 @@ layer(Server, { excludeTestServices: true })("the workable connector over the sa
       const { accounts: [a, b, c], sandbox } = yield* setup(3)
       const raw = yield* everything(sandbox, "/jobs?limit=100", "jobs")
       const [{ pages, records }, [one, missing], [open, drafts]] = yield* Effect.all([
-        unifiedPages((next) =>
-          Effect.tap(
-            a!.ats.ats_list_jobs({ headers: a!.headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }),
-            (page) => Schema.decodeUnknownSync(AtsJobsList, { onExcessProperty: "error" })(page)
-          )
+        walkPages(
+          (next) => a!.ats.ats_list_jobs({ headers: a!.headers, urlParams: { page_size: 4, ...(next ? { next } : {}) } }),
+          { schema: AtsJobsList }
         ),
         both(
           b!.ats.ats_get_job({ headers: b!.headers, path: { id: raw[1]!.shortcode }, urlParams: {} }),
@@ -523,11 +497,9 @@ layer(Server, { excludeTestServices: true })("the workable connector over the sa
           expect(yield* errorTag(a!.ats.ats_get_interview_stage({ headers: a!.headers, path: { id: "nope" }, urlParams: {} }))).toBe("NotFound")
         }),
         Effect.gen(function*() {
-          const { pages, records } = yield* unifiedPages((next) =>
-            Effect.tap(
-              b!.ats.ats_list_users({ headers: b!.headers, urlParams: { page_size: 5, ...(next ? { next } : {}) } }),
-              (page) => Schema.decodeUnknownSync(AtsUsersList, { onExcessProperty: "error" })(page)
-            )
+          const { pages, records } = yield* walkPages(
+            (next) => b!.ats.ats_list_users({ headers: b!.headers, urlParams: { page_size: 5, ...(next ? { next } : {}) } }),
+            { schema: AtsUsersList }
           )
           expect(pages).toBe(Math.ceil(members.length / 5))
           expect(records).toEqual(members.map((m) => ({ id: m.id, remote_id: m.id, name: m.name, email: m.email })))

@@ -2,6 +2,7 @@ import { StackOne } from "@stackone/stackone-client-ts"
 import { HTTPClient } from "@stackone/stackone-client-ts/lib/http.js"
 import { SDKValidationError } from "@stackone/stackone-client-ts/sdk/models/errors/sdkvalidationerror.js"
 import * as operations from "@stackone/stackone-client-ts/sdk/models/operations/index.js"
+import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { UnifiedCallAnswer, UnifiedCallRequest, UnifiedClient } from "../../src/ContractCheck/ContractCheck.js"
 
@@ -128,4 +129,36 @@ export const stackOneSdkClient = (origin: string, apiKey: string): UnifiedClient
     })
 
   return { name: "StackOne SDK", call }
+}
+
+/** What one call through the SDK answered: its status, its body and the SDK's issues with it (none when it accepted it). */
+export interface SdkAnswer {
+  readonly status: number
+  readonly body: any
+  readonly issues: ReadonlyArray<string>
+}
+
+/**
+ * One account's unified calls through an SDK client (no method: the SDK's operation has its own):
+ * `write` answers with the SDK's issues for the test to judge, `call` fails the test on any
+ * issue but those the spec rules on (SPEC_OVER_REFERENCE).
+ */
+export const sdkCalls = (sdk: UnifiedClient, accountId: string) => {
+  const answer = (
+    operationId: string,
+    options: { readonly path?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, unknown>>; readonly body?: unknown }
+  ): Effect.Effect<SdkAnswer> =>
+    Effect.map(
+      sdk.call({ operationId, method: "", path: "", pathParams: options.path ?? {}, query: options.query ?? {}, body: options.body, accountId }),
+      (answered) => ({ status: answered.status, body: answered.body, issues: answered.clientIssues ?? [] })
+    )
+  return {
+    /** A unified write on the record `id` (if any) with `body`. */
+    write: (operationId: string, body: unknown, id?: string) => answer(operationId, { path: id === undefined ? {} : { id }, body }),
+    /** A unified call whose answer the SDK accepts. */
+    call: (operationId: string, options: Parameters<typeof answer>[1] = {}) =>
+      Effect.tap(answer(operationId, options), (answered) => {
+        expect(sdkIssuesBeyondSpec(operationId, answered.issues), `${operationId}: the SDK refused the answer`).toEqual([])
+      })
+  }
 }

@@ -5,7 +5,6 @@ import {
   CustomField,
   DateTimeInput,
   EnumValue,
-  enumValue,
   optionalNullable,
   Passthrough,
   SourceValueOnly,
@@ -13,6 +12,23 @@ import {
 } from "../common/recordFields.js"
 import { GetResponse, ListResponse } from "../common/responses.js"
 import { unifiedQuery } from "../common/unifiedQuery.js"
+import {
+  HrisContractTypeEnum,
+  HrisCountryCodeEnum,
+  HrisEmploymentGrade,
+  HrisEmploymentScheduleTypeEnum,
+  HrisEmploymentStatusEnum,
+  HrisEmploymentTypeEnum,
+  HrisEthnicityEnum,
+  HrisGenderEnum,
+  HrisMaritalStatusEnum,
+  HrisNationalIdentityNumber,
+  HrisPayFrequencyEnum,
+  HrisPayPeriodEnum,
+  HrisPreferredLanguageEnum,
+  HrisTypeEnum,
+  HrisWorkTime
+} from "./records.generated.js"
 
 /*
  * What the spec defines of the unified HRIS itself: the employee document category record and
@@ -58,161 +74,42 @@ export type HrisGetEmployeeDocumentCategoryParams = typeof HrisGetEmployeeDocume
 // Employee update body (spec table: every field optional and nullable)
 // ---------------------------------------------------------------------------
 
-export const Gender = enumValue("HrisGender", [
-  "male",
-  "female",
-  "non_binary",
-  "other",
-  "not_disclosed",
-  "diverse",
-  "unmapped_value"
-])
-export const PreferredLanguage = codeEnumValue(
-  "HrisPreferredLanguage",
-  "ISO 639-2 three-letter language code, or unmapped_value",
-  "eng"
-)
-export const Ethnicity = enumValue("HrisEthnicity", [
-  "white",
-  "black_or_african_american",
-  "asian",
-  "hispanic_or_latino",
-  "american_indian_or_alaska_native",
-  "native_hawaiian_or_pacific_islander",
-  "two_or_more_races",
-  "not_disclosed",
-  "other",
-  "unmapped_value"
-])
-export const MaritalStatus = enumValue("HrisMaritalStatus", [
-  "single",
-  "married",
-  "common_law",
-  "divorced",
-  "widowed",
-  "domestic_partnership",
-  "separated",
-  "other",
-  "not_disclosed",
-  "unmapped_value"
-])
-const EMPLOYMENT_TYPE_VALUES = [
-  "contractor",
-  "intern",
-  "permanent",
-  "apprentice",
-  "freelance",
-  "terminated",
-  "temporary",
-  "seasonal",
-  "volunteer",
-  "probation",
-  "internal",
-  "external",
-  "expatriate",
-  "employer_of_record",
-  "casual",
-  "Programme",
-  "unmapped_value"
-]
-const SCHEDULE_TYPE_VALUES = ["full_time", "shifts", "part_time", "unmapped_value"]
-export const EmploymentType = enumValue("HrisEmploymentType", EMPLOYMENT_TYPE_VALUES)
-export const EmploymentScheduleType = enumValue(
-  "HrisEmploymentScheduleType",
-  SCHEDULE_TYPE_VALUES,
-  "Work schedule type (e.g. full-time, part-time)"
-)
-export const EmploymentStatus = enumValue("HrisEmploymentStatus", [
-  "active",
-  "pending",
-  "terminated",
-  "leave",
-  "inactive",
-  "unknown",
-  "unmapped_value"
-])
-export const CountryCode = codeEnumValue("HrisCountryCode", "ISO 3166-1 alpha-2 country code, or unmapped_value", "US")
+// The enumerations are the reference's (records.generated.ts), under its names; only the
+// sub-division code, a bare string in the reference, is documented here.
 export const SubDivision = codeEnumValue(
   "HrisSubDivision",
   "ISO 3166-2 sub-division code, or unmapped_value",
   "US-CA"
 )
-export const PayPeriod = enumValue("HrisPayPeriod", [
-  "hour",
-  "day",
-  "week",
-  "every_two_weeks",
-  "month",
-  "quarter",
-  "every_six_months",
-  "year",
-  "unmapped_value"
-])
-export const PayFrequency = enumValue("HrisPayFrequency", [
-  "hourly",
-  "weekly",
-  "bi_weekly",
-  "four_weekly",
-  "semi_monthly",
-  "monthly",
-  "bi_monthly",
-  "quarterly",
-  "semi_annually",
-  "yearly",
-  "thirteen_monthly",
-  "pro_rata",
-  "half_yearly",
-  "daily",
-  "fixed",
-  "unmapped_value"
-])
-export const WorkTimeUnit = enumValue("HrisWorkTimeUnit", ["day", "week", "month", "year", "unmapped_value"])
-export const NationalIdentityNumberType = codeEnumValue(
-  "HrisNationalIdentityNumberType",
-  "Kind of national identity number (e.g. ssn, nin, sin, nid, passport, tin), or unmapped_value",
-  "ssn"
-)
-
-export const EmploymentGrade = Schema.Struct({
-  id: optionalNullable(Schema.String),
-  remote_id: optionalNullable(Schema.String),
-  name: optionalNullable(Schema.String),
-  description: optionalNullable(Schema.String)
-}).annotations({ identifier: "HrisEmploymentGrade" })
 
 export const EmploymentTypeRef = Schema.Struct({
   id: optionalNullable(Schema.String),
   remote_id: optionalNullable(Schema.String),
   label: optionalNullable(Schema.String),
-  type: optionalNullable(EmploymentType)
+  type: optionalNullable(HrisTypeEnum)
 }).annotations({ identifier: "HrisEmploymentTypeRef" })
 
 export const EmploymentContractTypeRef = Schema.Struct({
   id: optionalNullable(Schema.String),
   remote_id: optionalNullable(Schema.String),
   label: optionalNullable(Schema.String),
-  contract_type: optionalNullable(EmploymentScheduleType)
+  contract_type: optionalNullable(HrisContractTypeEnum)
 }).annotations({ identifier: "HrisEmploymentContractTypeRef" })
-
-export const WorkTime = Schema.Struct({
-  duration: optionalNullable(Schema.String.annotations({ description: "ISO 8601 duration, e.g. P0Y0M0DT8H0M0S" })),
-  period: optionalNullable(WorkTimeUnit)
-}).annotations({ identifier: "HrisWorkTime" })
 
 export const EmployeeEmploymentInput = Schema.Struct({
   unified_custom_fields: optionalNullable(UnifiedCustomFields),
   job_title: optionalNullable(Schema.String),
   pay_rate: optionalNullable(Schema.String),
-  pay_period: optionalNullable(PayPeriod),
-  pay_frequency: optionalNullable(PayFrequency),
+  pay_period: optionalNullable(HrisPayPeriodEnum),
+  pay_frequency: optionalNullable(HrisPayFrequencyEnum),
   pay_currency: optionalNullable(Schema.String),
   end_date: optionalNullable(DateTimeInput),
-  grade: optionalNullable(EmploymentGrade),
-  employment_type: optionalNullable(EmploymentType),
-  employment_contract_type: optionalNullable(EmploymentScheduleType),
+  grade: optionalNullable(HrisEmploymentGrade),
+  employment_type: optionalNullable(HrisEmploymentTypeEnum),
+  employment_contract_type: optionalNullable(HrisEmploymentScheduleTypeEnum),
   type: optionalNullable(EmploymentTypeRef),
   contract_type: optionalNullable(EmploymentContractTypeRef),
-  work_time: optionalNullable(WorkTime),
+  work_time: optionalNullable(HrisWorkTime),
   payroll_code: optionalNullable(Schema.String),
   passthrough: optionalNullable(Passthrough),
   effective_date: optionalNullable(DateTimeInput).annotations({ description: "Deprecated" })
@@ -228,12 +125,6 @@ export const EmployeeBenefit = Schema.Struct({
   updated_at: optionalNullable(DateTimeInput)
 }).annotations({ identifier: "HrisEmployeeBenefit" })
 
-export const NationalIdentityNumber = Schema.Struct({
-  value: optionalNullable(Schema.String),
-  type: optionalNullable(NationalIdentityNumberType),
-  country: optionalNullable(CountryCode)
-}).annotations({ identifier: "HrisNationalIdentityNumber" })
-
 export const EmployeeLocationInput = Schema.Struct({
   id: optionalNullable(Schema.String),
   name: optionalNullable(Schema.String),
@@ -242,7 +133,7 @@ export const EmployeeLocationInput = Schema.Struct({
   street_2: optionalNullable(Schema.String),
   city: optionalNullable(Schema.String),
   zip_code: optionalNullable(Schema.String),
-  country: optionalNullable(CountryCode),
+  country: optionalNullable(HrisCountryCodeEnum),
   passthrough: optionalNullable(Passthrough),
   state: optionalNullable(SubDivision)
 }).annotations({ identifier: "HrisEmployeeLocationInput" })
@@ -275,24 +166,24 @@ export const HrisUpdateEmployeeRequest = Schema.Struct({
   hire_date: optionalNullable(DateTimeInput),
   start_date: optionalNullable(DateTimeInput),
   termination_date: optionalNullable(DateTimeInput),
-  gender: optionalNullable(Gender),
-  preferred_language: optionalNullable(PreferredLanguage),
-  ethnicity: optionalNullable(Ethnicity),
-  marital_status: optionalNullable(MaritalStatus),
+  gender: optionalNullable(HrisGenderEnum),
+  preferred_language: optionalNullable(HrisPreferredLanguageEnum),
+  ethnicity: optionalNullable(HrisEthnicityEnum),
+  marital_status: optionalNullable(HrisMaritalStatusEnum),
   avatar: optionalNullable(EnumValue),
-  employment_type: optionalNullable(EmploymentType).annotations({ description: "Deprecated" }),
-  employment_contract_type: optionalNullable(EmploymentScheduleType).annotations({
+  employment_type: optionalNullable(HrisEmploymentTypeEnum).annotations({ description: "Deprecated" }),
+  employment_contract_type: optionalNullable(HrisEmploymentScheduleTypeEnum).annotations({
     description: "Deprecated: work schedule type"
   }),
-  employment_status: optionalNullable(EmploymentStatus),
-  citizenships: optionalNullable(Schema.Array(CountryCode)),
+  employment_status: optionalNullable(HrisEmploymentStatusEnum),
+  citizenships: optionalNullable(Schema.Array(HrisCountryCodeEnum)),
   employment: optionalNullable(EmployeeEmploymentInput),
   custom_fields: optionalNullable(Schema.Array(CustomField)),
   benefits: optionalNullable(Schema.Array(EmployeeBenefit)),
-  national_identity_number: optionalNullable(NationalIdentityNumber).annotations({
+  national_identity_number: optionalNullable(HrisNationalIdentityNumber).annotations({
     description: "Deprecated: use national_identity_numbers"
   }),
-  national_identity_numbers: optionalNullable(Schema.Array(NationalIdentityNumber)),
+  national_identity_numbers: optionalNullable(Schema.Array(HrisNationalIdentityNumber)),
   home_location: optionalNullable(EmployeeLocationInput),
   work_location: optionalNullable(EmployeeLocationInput),
   passthrough: optionalNullable(Passthrough)
