@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Either, Layer, Schedule } from "effect"
-import { AccountContexts } from "../src/Actions/AccountContext.js"
+import { AccountContexts } from "../src/Accounts/AccountContext.js"
 import { ApiKeys } from "../src/Auth/ApiKeys.js"
 import { freshProject, keyFor } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders, sandboxGreenhouseAccount } from "./support/SandboxLayer.js"

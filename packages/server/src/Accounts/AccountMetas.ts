@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { accountVersion } from "./accountVersion.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import { ConnectorRegistry } from "../Connectors/ConnectorRegistry.js"
-import { unifiedOperations } from "../Unified/unifiedOperations.js"
+import { unifiedOperations } from "../Connectors/unifiedOperations.js"
 import { AccountNotFound } from "./AccountErrors.js"
 import { AccountsRepo } from "./AccountsRepo.js"
 

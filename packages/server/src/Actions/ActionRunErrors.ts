@@ -74,3 +74,13 @@ export type ActionRunError =
   | IdempotencyKeyReused
   | AnswerMisfit
   | ActionError
+
+/** The account's connector names no base URL (an MCP connector, say): nowhere its proxy could send to. */
+export class ProxyNotSupported extends Data.TaggedError("ProxyNotSupported")<{
+  readonly connectorKey: string
+  readonly connectorVersion: string
+}> {
+  override get message() {
+    return `Connector ${this.connectorKey}@${this.connectorVersion} has no base URL: the unified proxy cannot reach the account's provider`
+  }
+}

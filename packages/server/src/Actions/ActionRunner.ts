@@ -25,10 +25,16 @@ import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
 import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { loggedBody } from "../Provider/loggedBody.js"
 import { toApiError } from "../toApiError.js"
-import { ProxyNotSupported } from "../Unified/UnifiedErrors.js"
-import { type AccountContext, AccountContexts } from "./AccountContext.js"
+import { type AccountContext, AccountContexts } from "../Accounts/AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
-import { ActionNotEnabled, type ActionRunError, AnswerMisfit, IdempotencyConflict, IdempotencyKeyReused } from "./ActionRunErrors.js"
+import {
+  ActionNotEnabled,
+  type ActionRunError,
+  AnswerMisfit,
+  IdempotencyConflict,
+  IdempotencyKeyReused,
+  ProxyNotSupported
+} from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { incomingCall } from "./incomingCall.js"
 import { providerCallSummary } from "./providerCallSummary.js"

@@ -5,8 +5,7 @@ import {
   type OAuth2Error,
   oauth2Method,
   ProviderTransport,
-  startAuthorization,
-  type TokenSet
+  startAuthorization
 } from "@switchyard/engine"
 import { Clock, Data, Effect, Either, Option } from "effect"
 import * as Crypto from "node:crypto"
@@ -25,6 +24,7 @@ import { InvalidConnectLink } from "./ConnectSessionErrors.js"
 import { ConnectSessions } from "./ConnectSessions.js"
 import { ConnectSessionsRepo } from "./ConnectSessionsRepo.js"
 import { OAuthAuthorizationsRepo } from "./OAuthAuthorizationsRepo.js"
+import { oauthClientOf, oauthCredentials } from "../OAuth2/oauthCredentials.js"
 
 /** How long a started authorization may come back (the consent screen, a login, MFA). */
 export const AUTHORIZATION_TTL_SECONDS = 600
@@ -42,27 +42,6 @@ export class OAuth2CallbackFailed extends Data.TaggedError("OAuth2CallbackFailed
   /** The session's project, once known (its page may be framed by the project's origins). */
   readonly projectId: string | null
 }> {}
-
-/** Stored credentials of an OAuth2 account: the entered fields and the tokens, with an absolute expiry. */
-export const oauthCredentials = (fields: Readonly<Record<string, string>>, tokens: TokenSet, now: number) => ({
-  ...fields,
-  accessToken: tokens.accessToken,
-  ...(tokens.refreshToken === undefined ? {} : { refreshToken: tokens.refreshToken }),
-  ...(tokens.expiresIn === undefined ? {} : {
-    expiresAt: new Date(now + tokens.expiresIn * 1000).toISOString(),
-    // with the expiry, it tells how long the token lives: short-lived ones refresh at half-life, not every call
-    issuedAt: new Date(now).toISOString()
-  }),
-  ...(tokens.tokenType === undefined ? {} : { tokenType: tokens.tokenType }),
-  ...(tokens.scope === undefined ? {} : { scope: tokens.scope })
-})
-
-/** The project's OAuth app from the profile's setup values (StackOne names and snake_case). */
-export const oauthClientOf = (setup: Readonly<Record<string, string>>): OAuth2Client | undefined => {
-  const clientId = setup.clientId ?? setup.client_id
-  if (clientId === undefined || clientId === "") return undefined
-  return { clientId, clientSecret: setup.clientSecret ?? setup.client_secret }
-}
 
 /**
  * OAuth2 linking from the connect page: `start` seals a PKCE verifier under a single-use

@@ -1,6 +1,6 @@
 import { builtinConnectorSources } from "@switchyard/connectors"
 import { Effect, Layer } from "effect"
-import { logBuiltinUnifiedCoverage } from "../Unified/unifiedCoverage.js"
+import { logBuiltinUnifiedCoverage } from "./unifiedCoverage.js"
 import { ConnectorRegistry } from "./ConnectorRegistry.js"
 
 /** Registers the shipped built-in connector versions at start (idempotent) and says which actions no unified endpoint runs. */

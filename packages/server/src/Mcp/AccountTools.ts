@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect } from "effect"
 import type { AccountContextError } from "../Accounts/AccountErrors.js"
-import { AccountContexts } from "../Actions/AccountContext.js"
+import { AccountContexts } from "../Accounts/AccountContext.js"
 import { ActionRunner } from "../Actions/ActionRunner.js"
 import { toApiError } from "../toApiError.js"
 import { isExposed, toolFor, toolName } from "./McpTools.js"

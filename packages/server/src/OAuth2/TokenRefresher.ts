@@ -11,11 +11,11 @@ import {
 import * as Crypto from "node:crypto"
 import { Clock, Data, Deferred, Duration, Effect, Either, HashMap, Option, Ref, Schedule, SynchronizedRef } from "effect"
 import { type AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
-import { type AccountContext, accountBlocked } from "../Actions/AccountContext.js"
+import { type AccountContext, accountBlocked } from "../Accounts/AccountContext.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
 import { isAuthorizationCode, namedMethods } from "../Connectors/authenticationMethods.js"
-import { oauthClientOf, oauthCredentials } from "../ConnectSessions/ConnectOAuth2.js"
+import { oauthClientOf, oauthCredentials } from "./oauthCredentials.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import type { CallRecorder, RecordedCall } from "../Provider/CallRecorder.js"
 import { ProviderHttp } from "../Provider/ProviderHttp.js"
@@ -26,7 +26,7 @@ import {
   grantRevokedReason,
   refreshFailed,
   refreshWaitTimedOut
-} from "./TokenRefreshErrors.js"
+} from "../Accounts/TokenRefreshErrors.js"
 import { recordTokenRefresh } from "../Metrics/ServerMetrics.js"
 
 export type Credentials = Readonly<Record<string, unknown>>

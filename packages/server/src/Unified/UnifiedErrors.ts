@@ -1,3 +1,4 @@
+import { ProxyNotSupported } from "../Actions/ActionRunErrors.js"
 import { Data } from "effect"
 
 /*
@@ -16,16 +17,6 @@ export class OperationNotImplemented extends Data.TaggedError("OperationNotImple
   }
 }
 
-/** The account's connector names no base URL (an MCP connector, say): nowhere its proxy could send to. */
-export class ProxyNotSupported extends Data.TaggedError("ProxyNotSupported")<{
-  readonly connectorKey: string
-  readonly connectorVersion: string
-}> {
-  override get message() {
-    return `Connector ${this.connectorKey}@${this.connectorVersion} has no base URL: the unified proxy cannot reach the account's provider`
-  }
-}
-
 /** A `next` cursor that is tampered, foreign (another account or operation), expired or malformed. */
 export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly reason: string }> {
   override get message() {
@@ -34,3 +25,5 @@ export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly 
 }
 
 export type UnifiedError = OperationNotImplemented | ProxyNotSupported | InvalidCursor
+
+export { ProxyNotSupported }

@@ -1,6 +1,6 @@
 import type { StatusReason } from "@switchyard/api"
 import { type OAuth2Error, ProviderTransportError } from "@switchyard/engine"
-import { AccountBlocked } from "../Accounts/AccountErrors.js"
+import { AccountBlocked } from "./AccountErrors.js"
 
 /** The status reason of an account whose OAuth2 grant the provider no longer honours. */
 export const GRANT_REVOKED_REASON = "oauth_grant_revoked"

@@ -1,9 +1,9 @@
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import { SwitchyardConfig } from "../Config.js"
-import { connectResultPage } from "../ConnectPage/connectResultPage.js"
+import { connectResultPage } from "./connectResultPage.js"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
-import { ConnectOAuth2 } from "./ConnectOAuth2.js"
+import { ConnectOAuth2 } from "../ConnectSessions/ConnectOAuth2.js"
 
 /**
  * `GET /connect/oauth2/{connector_key}/callback`: where the provider sends the end user's

@@ -1,19 +1,19 @@
 import type { ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
-import { accountVersion } from "../Accounts/accountVersion.js"
+import { accountVersion } from "./accountVersion.js"
 import {
   AccountBlocked,
   type AccountContextError,
   AccountIntegrationDisabled,
   AccountNotFound
-} from "../Accounts/AccountErrors.js"
-import { type AccountRow, AccountsRepo } from "../Accounts/AccountsRepo.js"
+} from "./AccountErrors.js"
+import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
 import { ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
-import { AccountGrantRevoked, GRANT_REVOKED_REASON } from "../OAuth2/TokenRefreshErrors.js"
+import { AccountGrantRevoked, GRANT_REVOKED_REASON } from "./TokenRefreshErrors.js"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
 
 /** Everything an account-scoped call needs: the account, its connector version and credentials. */
