@@ -11,6 +11,7 @@ import {
 import * as Crypto from "node:crypto"
 import { Clock, Data, Deferred, Duration, Effect, Either, HashMap, Option, Ref, Schedule, SynchronizedRef } from "effect"
 import { type AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
+import { AccountCredentials } from "../Accounts/AccountsRepo.js"
 import { type AccountContext, accountBlocked } from "../Actions/AccountContext.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
@@ -125,8 +126,7 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
     const accountKey = (context: AccountContext) => ({ projectId: context.account.project_id, accountId: context.account.id })
 
     const open = (stored: StoredCredentials) =>
-      cipher.open({ keyId: stored.credentials_key_id, ciphertext: stored.credentials_ciphertext }).pipe(
-        Effect.map((credentials) => (credentials ?? {}) as Credentials),
+      cipher.open(AccountCredentials, { keyId: stored.credentials_key_id, ciphertext: stored.credentials_ciphertext }).pipe(
         Effect.orDie
       )
 

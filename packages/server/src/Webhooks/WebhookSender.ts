@@ -1,5 +1,5 @@
 import { HttpClientRequest } from "@effect/platform"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
 import { SwitchyardConfig } from "../Config.js"
@@ -70,7 +70,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
             ? []
             : [{ ciphertext: claimed.previous_secret_ciphertext, keyId: claimed.previous_secret_key_id }])
         ],
-        (sealed) => Effect.map(cipher.open(sealed), String)
+        (sealed) => cipher.open(Schema.String, sealed)
       )
 
     /**
@@ -141,7 +141,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
       }).pipe(
         Effect.catchTags({
           OutboundUrlRefused: (refused) => Effect.succeed(failed(claimed, null, refused.message, undefined)),
-          CipherError: (error) => Effect.succeed(failed(claimed, null, error.message, undefined))
+          CipherError: (error) => Effect.succeed(failed(claimed, null, error.message, undefined)),
+          SealedValueMismatch: (error) => Effect.succeed(failed(claimed, null, error.message, undefined))
         })
       )
 
