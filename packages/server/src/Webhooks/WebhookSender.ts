@@ -183,7 +183,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
      * Claims one batch and sends it: an endpoint's deliveries one after another in event order,
      * endpoints side by side. The number claimed (a full batch means more may be due).
      */
-    const runOnce = Effect.gen(function*() {
+    const claimAndSendBatch = Effect.gen(function*() {
       const claimed = yield* repo.claim(holder, settings.concurrency, settings.leaseSeconds)
       const byEndpoint = new Map<string, Array<ClaimedDelivery>>()
       for (const delivery of claimed) {
@@ -199,7 +199,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
       return claimed.length
     })
 
-    return { runOnce, holder } as const
+    return { claimAndSendBatch, holder } as const
   }),
   dependencies: [WebhooksRepo.Default, CredentialCipher.Default]
 }) {}
@@ -218,7 +218,7 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     const wakeup = yield* WebhookWakeup
     // a full batch goes round again at once; otherwise wait for the next poll
     const drain: Effect.Effect<void> = Effect.flatMap(
-      sender.runOnce,
+      sender.claimAndSendBatch,
       (count) => count >= config.webhooks.concurrency ? drain : Effect.void
     ).pipe(
       Effect.catchAllCause((cause) =>
