@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -16,6 +16,9 @@ const cipherWith = (values: Record<string, string>) =>
 const withCipher = <A, E>(values: Record<string, string>, f: (cipher: CredentialCipher) => Effect.Effect<A, E>) =>
   Effect.flatMap(CredentialCipher, f).pipe(Effect.provide(cipherWith(values)))
 
+/** The shape the tests seal: string fields by key. */
+const Fields = Schema.Record({ key: Schema.String, value: Schema.String })
+
 describe("CredentialCipher", () => {
   const oldKey = Crypto.randomBytes(32).toString("hex")
   const newKey = Crypto.randomBytes(32).toString("base64")
@@ -26,11 +29,25 @@ describe("CredentialCipher", () => {
         const sealed = cipher.seal({ api_key: "top-secret" })
         expect(sealed.ciphertext).not.toContain("top-secret")
         expect(cipher.seal({ api_key: "top-secret" }).ciphertext).not.toBe(sealed.ciphertext)
-        expect(yield* cipher.open(sealed)).toEqual({ api_key: "top-secret" })
+        expect(yield* cipher.open(Fields, sealed)).toEqual({ api_key: "top-secret" })
         const bytes = Buffer.from(sealed.ciphertext, "base64")
         bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1
-        const tampered = yield* cipher.open({ ...sealed, ciphertext: bytes.toString("base64") }).pipe(Effect.flip)
+        const tampered = yield* cipher.open(Fields, { ...sealed, ciphertext: bytes.toString("base64") }).pipe(Effect.flip)
         expect(tampered._tag).toBe("CipherError")
+      })))
+
+  it.effect("decodes what it opens with the caller's Schema, naming where it differs and never the value", () =>
+    withCipher({ SWITCHYARD_ENCRYPTION_KEY: oldKey, SWITCHYARD_DATA_DIR: ":memory:" }, (cipher) =>
+      Effect.gen(function*() {
+        const sealed = cipher.seal({ api_key: "top-secret", port: 443 })
+        const mismatch = yield* cipher.open(Fields, sealed).pipe(Effect.flip)
+        expect(mismatch._tag).toBe("SealedValueMismatch")
+        expect(mismatch.message).toContain("port")
+        expect(mismatch.message).not.toContain("443")
+        expect(mismatch.message).not.toContain("top-secret")
+        const missing = yield* cipher.open(Schema.Struct({ token: Schema.String }), sealed).pipe(Effect.flip)
+        expect(missing.message).toContain("token")
+        expect(yield* cipher.open(Schema.Struct({ port: Schema.Number }), sealed)).toEqual({ port: 443 })
       })))
 
   it.effect("opens values sealed under a previous key while rotating", () =>
@@ -40,11 +57,11 @@ describe("CredentialCipher", () => {
         (cipher) => Effect.succeed(cipher.seal({ token: "abc" }))
       )
       const rotated = { SWITCHYARD_ENCRYPTION_KEY: newKey, SWITCHYARD_DATA_DIR: ":memory:" }
-      const withoutOld = yield* withCipher(rotated, (cipher) => cipher.open(sealed)).pipe(Effect.flip)
+      const withoutOld = yield* withCipher(rotated, (cipher) => cipher.open(Fields, sealed)).pipe(Effect.flip)
       expect(withoutOld.message).toContain("no configured key")
       const opened = yield* withCipher(
         { ...rotated, SWITCHYARD_PREVIOUS_ENCRYPTION_KEYS: oldKey },
-        (cipher) => Effect.map(cipher.open(sealed), (value) => ({ value, stale: cipher.isStale(sealed) }))
+        (cipher) => Effect.map(cipher.open(Fields, sealed), (value) => ({ value, stale: cipher.isStale(sealed) }))
       )
       expect(opened).toEqual({ value: { token: "abc" }, stale: true })
     }))
@@ -63,7 +80,7 @@ describe("CredentialCipher", () => {
       const sealed = yield* withCipher({ SWITCHYARD_DATA_DIR: dir }, (cipher) => Effect.succeed(cipher.seal("x")))
       const file = Path.join(dir, "encryption.key")
       expect(Fs.statSync(file).mode & 0o777).toBe(0o600)
-      const reopened = yield* withCipher({ SWITCHYARD_DATA_DIR: dir }, (cipher) => cipher.open(sealed))
+      const reopened = yield* withCipher({ SWITCHYARD_DATA_DIR: dir }, (cipher) => cipher.open(Schema.String, sealed))
       expect(reopened).toBe("x")
     }))
 })

@@ -61,7 +61,7 @@ layer(ServerInstance.Default.pipe(Layer.provideMerge(TestDatabase())))("a proces
     Effect.gen(function*() {
       const instance = yield* ServerInstance
       const sql = yield* SqlClient.SqlClient
-      const start = instance.standing()
+      const start = instance.lapseMark()
       yield* instance.heartbeat
       expect(instance.mayHaveLapsedSince(start)).toBe(false)
 
@@ -69,7 +69,7 @@ layer(ServerInstance.Default.pipe(Layer.provideMerge(TestDatabase())))("a proces
       yield* sql`UPDATE server_instances SET heartbeat_at = now() - make_interval(secs => ${instance.silenceSeconds + 1}) WHERE id = ${instance.id}`
       yield* instance.heartbeat
       expect(instance.mayHaveLapsedSince(start)).toBe(true)
-      const afterSilence = instance.standing()
+      const afterSilence = instance.lapseMark()
       yield* instance.heartbeat
       expect(instance.mayHaveLapsedSince(afterSilence)).toBe(false)
 

@@ -4,6 +4,7 @@ import { SqlClient } from "@effect/sql"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Fiber, Layer, Schedule } from "effect"
 import { register } from "prom-client"
+import { AccountCredentials } from "../src/Accounts/AccountsRepo.js"
 import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
 import { enableMetrics } from "../src/Metrics/ServerMetrics.js"
 import { freshProject } from "./support/Fixtures.js"
@@ -99,7 +100,10 @@ const stored = (accountId: string) =>
       status_reasons: ReadonlyArray<{ code: string; description: string }>
     }>`SELECT credentials_ciphertext, credentials_key_id, credentials_version, refresh_lease_holder, status, status_reasons
        FROM accounts WHERE id = ${accountId}`
-    const credentials = (yield* cipher.open({ keyId: row!.credentials_key_id, ciphertext: row!.credentials_ciphertext })) as Record<string, unknown>
+    const credentials = yield* cipher.open(AccountCredentials, {
+      keyId: row!.credentials_key_id,
+      ciphertext: row!.credentials_ciphertext
+    })
     return { ...row!, credentials }
   }).pipe(Effect.orDie, Effect.provide(CredentialCipher.DefaultWithoutDependencies))
 

@@ -7,7 +7,7 @@ import {
   AccountIntegrationDisabled,
   AccountNotFound
 } from "./AccountErrors.js"
-import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
+import { AccountCredentials, type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { CacheEpochs } from "../Cache/CacheEpochs.js"
 import { ConnectorProfiles } from "../ConnectorProfiles/ConnectorProfiles.js"
 import type { ProfileRow } from "../ConnectorProfiles/ProfilesRepo.js"
@@ -84,7 +84,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           "switchyard.connector.version": version.version
         })
         const connector = yield* registry.load(version)
-        const credentials = yield* cipher.open({
+        const credentials = yield* cipher.open(AccountCredentials, {
           keyId: credentials_key_id,
           ciphertext: credentials_ciphertext
         }).pipe(Effect.orDie)
@@ -94,7 +94,7 @@ export class AccountContexts extends Effect.Service<AccountContexts>()("Switchya
           profile,
           version: version,
           connector,
-          credentials: (credentials ?? {}) as Record<string, unknown>,
+          credentials,
           requestLogBodies: Option.exists(project, (found) => found.request_log_bodies)
         } satisfies AccountContext
       }).pipe(Effect.withSpan("AccountContexts.resolve", {

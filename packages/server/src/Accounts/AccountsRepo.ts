@@ -37,6 +37,9 @@ export const AccountRow = Schema.Struct({
 })
 export type AccountRow = typeof AccountRow.Type
 
+/** What `credentials_ciphertext` opens to: the linked method's fields, and an OAuth2 account's tokens. */
+export const AccountCredentials = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
 const SealedCredentials = Schema.Struct({
   credentials_ciphertext: Schema.String,
   credentials_key_id: Schema.String

@@ -186,7 +186,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           )
         )
 
-        const runOnce = Effect.gen(function*() {
+        const runAndLog = Effect.gen(function*() {
           const ran = yield* Effect.exit(run)
           const calls = yield* Ref.get(recorder.calls)
           // a value the caller cannot be answered with fails the run here, so the log says what the caller gets
@@ -216,7 +216,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           })
           return { value: yield* exit, calls }
         })
-        return yield* runOnce
+        return yield* runAndLog
       })
 
     const execute = (
@@ -256,7 +256,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           ? undefined
           : (value: { readonly data: unknown; readonly next: unknown }, calls: ReadonlyArray<RecordedCall>) =>
             options.accept!(resultOf(value, calls))
-        const runOnce = (beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>) =>
+        const runToResult = (beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>) =>
           Effect.map(
             runForAccount(projectId, accountId, context, started, options.kind, actionId, (runContext) =>
               runAction(context.connector, actionId, options.inputs ?? inputsFromRequest(action, parts), {
@@ -267,7 +267,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           )
 
         const key = options.idempotencyKey
-        if (key === undefined || readActionTypes.has(action.actionType)) return yield* runOnce()
+        if (key === undefined || readActionTypes.has(action.actionType)) return yield* runToResult()
         const scope = { projectId, accountId, key }
         const requestHash = sha256Hex(canonicalJson({ actionId, parts, inputs: options.inputs ?? null }))
         // watched from before the claim: a missed heartbeat after it may have let another process take it over
@@ -295,7 +295,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
         // a claim taken over stops the run before its next provider request: the other process runs the write
         const ours = Effect.flatMap(stillOurs, (held) =>
           held ? Effect.void : new IdempotencyConflict({ key, state: "taken_over", retryAfterSeconds: 1 }))
-        return yield* runOnce(ours).pipe(
+        return yield* runToResult(ours).pipe(
           Effect.tap((result) => idempotency.complete(scope, { data: result.data, next: result.next ?? null })),
           Effect.onError(() => idempotency.release(scope))
         )

@@ -70,7 +70,7 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
         Effect.orDie
       )
 
-    const holds = (scope: IdempotencyScope) =>
+    const heldByThisInstance = (scope: IdempotencyScope) =>
       sql`
         SELECT 1 AS held FROM idempotency_keys
         WHERE project_id = ${scope.projectId} AND account_id = ${scope.accountId} AND key = ${scope.key}
@@ -84,11 +84,11 @@ export class IdempotencyRepo extends Effect.Service<IdempotencyRepo>()("Switchya
      * reads whose the claim is.
      */
     const watch = (scope: IdempotencyScope): Effect.Effect<boolean> => {
-      let since = instance.standing()
+      let since = instance.lapseMark()
       return Effect.suspend(() =>
         instance.mayHaveLapsedSince(since)
-          ? Effect.zipRight(instance.heartbeat, holds(scope)).pipe(
-            Effect.tap((held) => Effect.sync(() => held && (since = instance.standing())))
+          ? Effect.zipRight(instance.heartbeat, heldByThisInstance(scope)).pipe(
+            Effect.tap((held) => Effect.sync(() => held && (since = instance.lapseMark())))
           )
           : Effect.succeed(true)
       )

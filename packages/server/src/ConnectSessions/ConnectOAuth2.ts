@@ -7,7 +7,7 @@ import {
   ProviderTransport,
   startAuthorization
 } from "@switchyard/engine"
-import { Clock, Data, Effect, Either, Option } from "effect"
+import { Clock, Data, Effect, Either, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
@@ -30,10 +30,11 @@ import { oauthClientOf, oauthCredentials } from "../OAuth2/oauthCredentials.js"
 export const AUTHORIZATION_TTL_SECONDS = 600
 
 /** What an authorization keeps sealed until its callback: the PKCE verifier and the entered fields. */
-interface SealedAuthorization {
-  readonly codeVerifier: string | null
-  readonly fields: Record<string, string>
-}
+const SealedAuthorization = Schema.Struct({
+  codeVerifier: Schema.NullOr(Schema.String),
+  fields: Schema.Record({ key: Schema.String, value: Schema.String })
+})
+type SealedAuthorization = typeof SealedAuthorization.Type
 
 /** A callback that cannot link: what the end user reads, never a secret. */
 export class OAuth2CallbackFailed extends Data.TaggedError("OAuth2CallbackFailed")<{
@@ -163,10 +164,10 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
           connector_profile_id: authorization.connector_profile_id,
           auth_method: authorization.auth_method
         }).pipe(Effect.mapError((error) => projectFail(error.message)))
-        const opened = (yield* cipher.open({
+        const opened = yield* cipher.open(SealedAuthorization, {
           keyId: authorization.sealed_key_id,
           ciphertext: authorization.sealed_ciphertext
-        }).pipe(Effect.orDie)) as SealedAuthorization
+        }).pipe(Effect.orDie)
         const { client, method } = yield* resolveMethod(choice, opened.fields).pipe(
           Effect.mapError((error) => projectFail(error.message))
         )

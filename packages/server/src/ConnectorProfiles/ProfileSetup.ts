@@ -2,7 +2,7 @@ import type { ParsedConnector } from "@switchyard/engine"
 import { Effect, Option } from "effect"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { InvalidConnectorProfile } from "./ConnectorProfileErrors.js"
-import { ProfilesRepo, type SealedSetup } from "./ProfilesRepo.js"
+import { ProfilesRepo, type SealedSetup, SetupValues } from "./ProfilesRepo.js"
 
 const MAX_SETUP_BYTES = 16 * 1024
 
@@ -26,12 +26,9 @@ export class ProfileSetup extends Effect.Service<ProfileSetup>()("Switchyard/Pro
 
     const openSealed = (sealed: Option.Option<SealedSetup>) =>
       Option.match(sealed, {
-        onNone: () => Effect.succeed<Record<string, string>>({}),
+        onNone: () => Effect.succeed<typeof SetupValues.Type>({}),
         onSome: (setup) =>
-          cipher.open({ keyId: setup.setup_key_id, ciphertext: setup.setup_ciphertext }).pipe(
-            Effect.map((values) => (values ?? {}) as Record<string, string>),
-            Effect.orDie
-          )
+          cipher.open(SetupValues, { keyId: setup.setup_key_id, ciphertext: setup.setup_ciphertext }).pipe(Effect.orDie)
       })
 
     /** The profile's setup values; empty when it has none. */

@@ -30,6 +30,9 @@ export const SealedSetup = Schema.Struct({
 })
 export type SealedSetup = typeof SealedSetup.Type
 
+/** What `setup_ciphertext` opens to: the connector's setup field values by key. */
+export const SetupValues = Schema.Record({ key: Schema.String, value: Schema.String })
+
 const ProfileChanges = Schema.partial(Schema.Struct({
   ...ProfileRow.pick("version_spec", "label", "active", "enabled_actions", "account_settings").fields,
   setup: SealedSetup

@@ -49,7 +49,7 @@ export class ConnectorParser extends Effect.Service<ConnectorParser>()("Switchya
     const current = (): Worker => {
       if (worker !== undefined) return worker
       const started = startWorker()
-      const lost = (error: Error) => {
+      const onWorkerLost = (error: Error) => {
         if (worker !== started) return
         worker = undefined
         for (const resume of waiting.values()) resume(error)
@@ -60,8 +60,8 @@ export class ConnectorParser extends Effect.Service<ConnectorParser>()("Switchya
         waiting.delete(reply.id)
         resume?.(reply)
       })
-      started.on("error", lost)
-      started.on("exit", (code) => lost(new Error(`the connector parse worker exited (code ${code})`)))
+      started.on("error", onWorkerLost)
+      started.on("exit", (code) => onWorkerLost(new Error(`the connector parse worker exited (code ${code})`)))
       started.unref()
       worker = started
       return started
@@ -76,7 +76,7 @@ export class ConnectorParser extends Effect.Service<ConnectorParser>()("Switchya
     )
 
     /** The worker's answer for `yaml` (a reply that never comes is interrupted with the request). */
-    const ask = (yaml: string) =>
+    const parseInWorker = (yaml: string) =>
       Effect.async<ParseReply, never, never>((resume) => {
         const id = nextId++
         waiting.set(id, (reply) => resume(reply instanceof Error ? Effect.die(reply) : Effect.succeed(reply)))
@@ -86,7 +86,7 @@ export class ConnectorParser extends Effect.Service<ConnectorParser>()("Switchya
 
     /** Reads, checks and compiles connector YAML; refused documents fail with every issue found. */
     const parse = (yaml: string): Effect.Effect<ParsedConnector & { readonly threadId: number }, ConnectorParseError> =>
-      Effect.flatMap(ask(yaml), (reply) => {
+      Effect.flatMap(parseInWorker(yaml), (reply) => {
         if ("refused" in reply) return Effect.fail(ConnectorParseError.fromIssues(reply.refused))
         if ("crashed" in reply) return Effect.die(new Error(`connector parse worker failed: ${reply.crashed}`))
         const checked = parseConnectorValue(JSON.parse(reply.canonical))

@@ -525,7 +525,7 @@ export const startProviderMock = (document: object | ReadonlyArray<object>, opti
       logger: createLogger("contract-check", { level: "silent" })
     })
     let exchanges: Array<MockExchange> = []
-    const keep = (exchange: MockExchange) => {
+    const recordExchange = (exchange: MockExchange) => {
       exchanges.push(exchange)
       options.onExchange?.(exchange)
     }
@@ -577,7 +577,7 @@ export const startProviderMock = (document: object | ReadonlyArray<object>, opti
       faker.option(profileOptions[profile])
       const result = await prism.request(request, operations, mockConfig(seed))()
       const record = (status: number, violations: ReadonlyArray<Violation>) =>
-        keep({
+        recordExchange({
           method: request.method.toUpperCase(),
           path,
           query: request.url.query,
@@ -611,7 +611,7 @@ export const startProviderMock = (document: object | ReadonlyArray<object>, opti
     let queue: Promise<void> = Promise.resolve()
     const server = Http.createServer((incoming, outgoing) => {
       queue = queue.then(() => answer(incoming, outgoing)).catch((cause) => {
-        keep({
+        recordExchange({
           method: incoming.method ?? "GET",
           path: incoming.url ?? "/",
           query: {},

@@ -28,17 +28,17 @@ export const mockAccount = (
     /** Where the mock serves each of the connector's named servers (their `<name>_base_url` settings). */
     readonly servers?: Readonly<Record<string, string>>
   },
-  standIn = "contract-check"
+  placeholderPrefix = "contract-check"
 ): MockAccount => {
   const first = connector.authentication?.[0]
   const [name, method] = first === undefined ? [undefined, undefined] : Object.entries(first)[0]!
-  const configured = Object.fromEntries((method?.configFields ?? []).map((field) => [field.key, `${standIn}-${field.key}`]))
+  const configured = Object.fromEntries((method?.configFields ?? []).map((field) => [field.key, `${placeholderPrefix}-${field.key}`]))
   const authorizationCode = method !== undefined && isAuthorizationCode(method)
   const clientCredentials = method?.type === "oauth2" && !authorizationCode
   const credentials = authorizationCode
-    ? { ...configured, accessToken: `${standIn}-access-token`, refreshToken: `${standIn}-refresh-token` }
+    ? { ...configured, accessToken: `${placeholderPrefix}-access-token`, refreshToken: `${placeholderPrefix}-refresh-token` }
     : clientCredentials
-    ? { clientId: `${standIn}-client`, clientSecret: `${standIn}-secret`, ...configured }
+    ? { clientId: `${placeholderPrefix}-client`, clientSecret: `${placeholderPrefix}-secret`, ...configured }
     : configured
   return {
     ...(name === undefined ? {} : { auth_method: name }),

@@ -1,4 +1,4 @@
-import { Data, Effect, Option, Redacted } from "effect"
+import { Data, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -12,6 +12,20 @@ export interface Sealed {
 }
 
 export class CipherError extends Data.TaggedError("CipherError")<{ readonly message: string }> {}
+
+/**
+ * A value that opened but is not what its caller's Schema says it sealed. The message names
+ * where it differs, never the value found there: the value is a secret.
+ */
+export class SealedValueMismatch extends Data.TaggedError("SealedValueMismatch")<{ readonly message: string }> {}
+
+const mismatchOf = (error: ParseResult.ParseError) =>
+  new SealedValueMismatch({
+    message: `the opened value is not of the sealed shape: ${
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => `${issue._tag} at ${issue.path.join(".") || "(root)"}`)
+        .join("; ")
+    }`
+  })
 
 interface KeyMaterial {
   readonly id: string
@@ -71,7 +85,7 @@ export class CredentialCipher extends Effect.Service<CredentialCipher>()("Switch
       return { keyId: current.id, ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64") }
     }
 
-    const open = (sealed: Sealed): Effect.Effect<unknown, CipherError> =>
+    const decrypt = (sealed: Sealed): Effect.Effect<unknown, CipherError> =>
       Effect.try({
         try: () => {
           const material = keyring.get(sealed.keyId)
@@ -84,6 +98,10 @@ export class CredentialCipher extends Effect.Service<CredentialCipher>()("Switch
         },
         catch: (error) => new CipherError({ message: `cannot decrypt credentials: ${(error as Error).message}` })
       })
+
+    /** The sealed value, decoded with the Schema of what its caller sealed. */
+    const open = <A, I>(schema: Schema.Schema<A, I>, sealed: Sealed): Effect.Effect<A, CipherError | SealedValueMismatch> =>
+      Effect.flatMap(decrypt(sealed), (plain) => Effect.mapError(Schema.decodeUnknown(schema)(plain), mismatchOf))
 
     /** A key for one purpose (e.g. signing cursors), derived so it never doubles as the cipher key. */
     const derivedKey = (purpose: string) => Crypto.createHmac("sha256", current.key).update(`switchyard:${purpose}`).digest()

@@ -32,7 +32,7 @@ export const runClusterPrimary = (options: ClusterOptions) =>
     const startedAt = new Map<number, number>()
     const restarts = new Set<NodeJS.Timeout>()
 
-    const fork = () => {
+    const startWorker = () => {
       const worker = cluster.fork()
       startedAt.set(worker.id, Date.now())
       log(Effect.logInfo(`worker ${worker.id} started`).pipe(Effect.annotateLogs("pid", String(worker.process.pid))))
@@ -54,7 +54,7 @@ export const runClusterPrimary = (options: ClusterOptions) =>
       log((code === 0 ? Effect.logInfo(message) : Effect.logWarning(message)).pipe(Effect.annotateLogs("pid", pid)))
       const timer = setTimeout(() => {
         restarts.delete(timer)
-        if (!stopping) fork()
+        if (!stopping) startWorker()
       }, delay)
       restarts.add(timer)
     }
@@ -90,6 +90,6 @@ export const runClusterPrimary = (options: ClusterOptions) =>
     )
 
     yield* Effect.logInfo(`starting ${options.workers} workers`)
-    for (let i = 0; i < options.workers; i++) fork()
+    for (let i = 0; i < options.workers; i++) startWorker()
     return yield* Effect.never
   }).pipe(Effect.scoped)

@@ -57,7 +57,7 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
           AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
         RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
-    const holding = (account: AccountKey, version: number, holder: string) =>
+    const leaseHeldBy = (account: AccountKey, version: number, holder: string) =>
       sql`project_id = ${account.projectId} AND id = ${account.accountId}
           AND credentials_version = ${version} AND refresh_lease_holder = ${holder}`
 
@@ -73,7 +73,7 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
         SET credentials_ciphertext = ${sealed.ciphertext}, credentials_key_id = ${sealed.keyId},
             credentials_version = credentials_version + 1,
             refresh_lease_holder = NULL, refresh_lease_until = NULL
-        WHERE ${holding(account, version, holder)}
+        WHERE ${leaseHeldBy(account, version, holder)}
         RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     /**
@@ -86,7 +86,7 @@ export class RefreshLeaseRepo extends Effect.Service<RefreshLeaseRepo>()("Switch
           UPDATE accounts
           SET status = 'expired', status_reasons = ${JSON.stringify([reason])}::jsonb, updated_at = now(),
               refresh_lease_holder = NULL, refresh_lease_until = NULL
-          WHERE ${holding(account, version, holder)}
+          WHERE ${leaseHeldBy(account, version, holder)}
           RETURNING id`
         if (rows.length === 0) return false
         const expired = yield* accounts.find(account.projectId, account.accountId)

@@ -11,6 +11,7 @@ import {
 import * as Crypto from "node:crypto"
 import { Clock, Data, Deferred, Duration, Effect, Either, HashMap, Option, Ref, Schedule, SynchronizedRef } from "effect"
 import { type AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
+import { AccountCredentials } from "../Accounts/AccountsRepo.js"
 import { type AccountContext, accountBlocked } from "../Accounts/AccountContext.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
@@ -125,8 +126,7 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
     const accountKey = (context: AccountContext) => ({ projectId: context.account.project_id, accountId: context.account.id })
 
     const open = (stored: StoredCredentials) =>
-      cipher.open({ keyId: stored.credentials_key_id, ciphertext: stored.credentials_ciphertext }).pipe(
-        Effect.map((credentials) => (credentials ?? {}) as Credentials),
+      cipher.open(AccountCredentials, { keyId: stored.credentials_key_id, ciphertext: stored.credentials_ciphertext }).pipe(
         Effect.orDie
       )
 
@@ -242,13 +242,13 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
      * One flight: take the lease over the version seen and refresh, or wait for whoever holds
      * it to write the next version. At most one provider call; the wait is bounded.
      */
-    const fly = (flight: Flight): Effect.Effect<Credentials, TokenRefreshError> =>
+    const refreshOrAwaitHolder = (flight: Flight): Effect.Effect<Credentials, TokenRefreshError> =>
       Effect.gen(function*() {
         const key = accountKey(flight.context)
         const seenVersion = flight.seen.credentials_version
         let stored: StoredCredentials | undefined = flight.seen
         let attempted = false
-        const look = Effect.gen(function*() {
+        const pollRow = Effect.gen(function*() {
           const now = stored ?? (yield* current(flight.context))
           stored = undefined
           if (now.credentials_version > seenVersion) return yield* open(now)
@@ -263,7 +263,7 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
           }
           return yield* new NotYet()
         })
-        return yield* look.pipe(
+        return yield* pollRow.pipe(
           Effect.retry({
             schedule: Schedule.exponential(WAIT_FIRST).pipe(
               Schedule.union(Schedule.spaced(WAIT_MAX_GAP)),
@@ -287,7 +287,7 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
           onNone: () =>
             Effect.gen(function*() {
               const deferred = yield* Deferred.make<Credentials, TokenRefreshError>()
-              yield* fly(flight).pipe(
+              yield* refreshOrAwaitHolder(flight).pipe(
                 Effect.exit,
                 Effect.flatMap((exit) => Deferred.done(deferred, exit)),
                 Effect.ensuring(SynchronizedRef.update(flights, HashMap.remove(key))),

@@ -116,7 +116,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const verdicts = yield* makeOutboundVerdicts(config.outboundAllowlist)
 
     /** A call refused before it is sent: 429 with the seconds until a slot would be its own. */
-    const overbooked = (refusal: Refusal, options: TransportOptions, url: string) => {
+    const rateLimitedError = (refusal: Refusal, options: TransportOptions, url: string) => {
       const retryAfter = Math.max(1, Math.ceil(refusal.waitMs / 1000))
       const provider = options.provider ?? "the provider"
       return new ProviderTransportError({
@@ -170,7 +170,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         return error
       })
 
-    const vet = (url: string, foreign: boolean) =>
+    const checkProviderUrl = (url: string, foreign: boolean) =>
       Effect.suspend(() => verdicts.get(new VerdictKey(url, foreign))).pipe(
         Effect.flatMap(Either.match({ onLeft: (refusal) => refused(url, refusal.message), onRight: () => Effect.void }))
       )
@@ -430,7 +430,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         if (first._tag === "Refused") {
           recordRateLimitRefusal(options.provider, first.why)
           recordProviderCall(options.provider, options.action, "rate_limited", 0, 0)
-          return yield* overbooked(first, options, redactedUrl)
+          return yield* rateLimitedError(first, options, redactedUrl)
         }
         let attempts = 0
         const once = Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -495,7 +495,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
 
     const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
       Effect.zipRight(
-        vet(request.url, request.foreign === true),
+        checkProviderUrl(request.url, request.foreign === true),
         // with a shared store, the process's slots only bound the calls waiting here
         limiters.use(options.accountId, shared === undefined ? options.requestsPerSecond : undefined, (limits) => sendWithin(limits, request, options, recorder))
       ).pipe(

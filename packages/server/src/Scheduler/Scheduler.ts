@@ -89,7 +89,7 @@ export const SchedulerLive = Layer.scopedDiscard(
         )
       })
 
-    const tick = (job: Job) =>
+    const runJobOnce = (job: Job) =>
       (job.scope === "cluster" ? runClaimed(job) : job.run).pipe(
         Effect.catchAllCause((cause) =>
           Effect.logWarning(`job ${job.name} failed; it runs again on the next tick`, Cause.squash(cause)).pipe(
@@ -104,10 +104,10 @@ export const SchedulerLive = Layer.scopedDiscard(
       )
 
     for (const job of jobs) {
-      yield* tick(job).pipe(Effect.repeat(Schedule.spaced(job.every)), Effect.delay(job.every), Effect.forkScoped)
+      yield* runJobOnce(job).pipe(Effect.repeat(Schedule.spaced(job.every)), Effect.delay(job.every), Effect.forkScoped)
     }
     yield* Effect.addFinalizer(() =>
-      Effect.forEach(jobs.filter((job) => job.scope === "process"), tick, { discard: true })
+      Effect.forEach(jobs.filter((job) => job.scope === "process"), runJobOnce, { discard: true })
     )
   })
 ).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default]))

@@ -59,17 +59,17 @@ export class ServerInstance extends Effect.Service<ServerInstance>()("Switchyard
         )
     })
 
-    /** A mark of this process's standing now, to ask later whether it may have lapsed since. */
-    const standing = () => lapses
+    /** A mark of this process's lapses so far, to ask later (`mayHaveLapsedSince`) whether it may have lapsed since. */
+    const lapseMark = () => lapses
 
     /**
-     * Whether another process may have counted this one as gone since `since` (a `standing()`):
+     * Whether another process may have counted this one as gone since `since` (a `lapseMark()`):
      * a heartbeat found it silent too long, or none was sent for two heartbeats (a stalled
      * process, or a database that does not answer), so the third missed one may be near.
      */
     const mayHaveLapsedSince = (since: number) =>
       lapses !== since || Date.now() - lastBeatAt > (silenceSeconds - config.instanceHeartbeatSeconds) * 1000
 
-    return { id, heartbeat, silenceSeconds, standing, mayHaveLapsedSince } as const
+    return { id, heartbeat, silenceSeconds, lapseMark, mayHaveLapsedSince } as const
   })
 }) {}

@@ -22,13 +22,13 @@ const optionalText = (name: string) =>
 const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
 /** The first of a signal-specific and a general variable that is set (the spec's precedence). */
-const either = (specific: string, general: string) =>
+const specificOrGeneral = (specific: string, general: string) =>
   Config.all([optionalText(specific), optionalText(general)]).pipe(
     Config.map(([a, b]) => Option.orElse(a, () => b))
   )
 
 const wholeNumber = (specific: string, general: string, unit: string, min: number, max: number, fallback: number) =>
-  either(specific, general).pipe(
+  specificOrGeneral(specific, general).pipe(
     Config.mapOrFail((value) => {
       if (Option.isNone(value)) return Either.right(fallback)
       const n = Number(value.value)
@@ -60,7 +60,7 @@ export const parseOtlpHeaders = (text: string): Either.Either<Record<string, str
   return Either.right(headers)
 }
 
-const headersConfig = either("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS").pipe(
+const headersConfig = specificOrGeneral("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS").pipe(
   Config.mapOrFail((text) =>
     Either.mapBoth(Option.isNone(text) ? Either.right({}) : parseOtlpHeaders(text.value), {
       onLeft: (message) => ConfigError.InvalidData([], `OTEL_EXPORTER_OTLP_HEADERS: ${message}`),
@@ -102,7 +102,7 @@ export const tracingConfig: Config.Config<Option.Option<TracingSettings>> = Conf
   url: urlConfig,
   serviceName: optionalText("OTEL_SERVICE_NAME").pipe(Config.map(Option.getOrElse(() => "switchyard"))),
   headers: headersConfig,
-  protocol: either("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
+  protocol: specificOrGeneral("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
     Config.mapOrFail((value) => {
       const protocol = Option.getOrElse(value, () => "http/protobuf")
       return protocol === "http/protobuf" || protocol === "http/json"

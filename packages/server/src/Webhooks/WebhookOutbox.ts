@@ -40,7 +40,7 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("Switchyard/W
      * wake-up would be spent); outside any transaction the statement has committed already.
      * Inside a transaction `transaction` does not hold, the worker's poll finds them.
      */
-    const wrote = Effect.gen(function*() {
+    const deliveriesWritten = Effect.gen(function*() {
       const pending = yield* FiberRef.get(transactionWrote)
       if (pending !== undefined) {
         pending.wrote = true
@@ -82,7 +82,7 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("Switchyard/W
         SELECT gen_random_uuid(), ${projectId}::uuid, endpoints.id, event.id, now()
         FROM endpoints CROSS JOIN event
         RETURNING 1 AS written`.pipe(
-        Effect.tap((rows) => rows.length > 0 ? wrote : Effect.void),
+        Effect.tap((rows) => rows.length > 0 ? deliveriesWritten : Effect.void),
         Effect.asVoid,
         Effect.orDie
       )
@@ -98,7 +98,7 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("Switchyard/W
         )
         INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, next_attempt_at)
         SELECT gen_random_uuid(), ${projectId}::uuid, ${endpointId}::uuid, event.id, now() FROM event
-        RETURNING id::text AS id`.pipe(Effect.tap(() => wrote), Effect.map((rows) => rows[0]!.id), Effect.orDie)
+        RETURNING id::text AS id`.pipe(Effect.tap(() => deliveriesWritten), Effect.map((rows) => rows[0]!.id), Effect.orDie)
 
     return { record, recordTest, transaction, wake: wakeup.signal } as const
   }),

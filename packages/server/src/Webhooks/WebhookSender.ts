@@ -1,5 +1,5 @@
 import { HttpClientRequest } from "@effect/platform"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
 import { SwitchyardConfig } from "../Config.js"
@@ -70,7 +70,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
             ? []
             : [{ ciphertext: claimed.previous_secret_ciphertext, keyId: claimed.previous_secret_key_id }])
         ],
-        (sealed) => Effect.map(cipher.open(sealed), String)
+        (sealed) => cipher.open(Schema.String, sealed)
       )
 
     /**
@@ -141,7 +141,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
       }).pipe(
         Effect.catchTags({
           OutboundUrlRefused: (refused) => Effect.succeed(failed(claimed, null, refused.message, undefined)),
-          CipherError: (error) => Effect.succeed(failed(claimed, null, error.message, undefined))
+          CipherError: (error) => Effect.succeed(failed(claimed, null, error.message, undefined)),
+          SealedValueMismatch: (error) => Effect.succeed(failed(claimed, null, error.message, undefined))
         })
       )
 
@@ -182,7 +183,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
      * Claims one batch and sends it: an endpoint's deliveries one after another in event order,
      * endpoints side by side. The number claimed (a full batch means more may be due).
      */
-    const runOnce = Effect.gen(function*() {
+    const claimAndSendBatch = Effect.gen(function*() {
       const claimed = yield* repo.claim(holder, settings.concurrency, settings.leaseSeconds)
       const byEndpoint = new Map<string, Array<ClaimedDelivery>>()
       for (const delivery of claimed) {
@@ -198,7 +199,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("Switchyard/W
       return claimed.length
     })
 
-    return { runOnce, holder } as const
+    return { claimAndSendBatch, holder } as const
   }),
   dependencies: [WebhooksRepo.Default, CredentialCipher.Default]
 }) {}
@@ -217,7 +218,7 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     const wakeup = yield* WebhookWakeup
     // a full batch goes round again at once; otherwise wait for the next poll
     const drain: Effect.Effect<void> = Effect.flatMap(
-      sender.runOnce,
+      sender.claimAndSendBatch,
       (count) => count >= config.webhooks.concurrency ? drain : Effect.void
     ).pipe(
       Effect.catchAllCause((cause) =>
