@@ -8,13 +8,12 @@
  */
 const layer = {
   app: [
-    "^src/(main|cli|bin|index|Server|NodeServer|Bootstrap|Http|Logging)\\.ts$",
+    "^src/(main|cli|bin|index|Server|NodeServer|Bootstrap|Http|Logging|SchedulerLive)\\.ts$",
     "^src/(cli|demo|ContractCheck)/"
   ],
   edge: [
     "^src/[^/]+/Http\\.ts$",
-    "^src/Unified/ProxyHttp\\.ts$",
-    "^src/ConnectSessions/OAuth2CallbackLive\\.ts$",
+    "^src/Unified/(ProxyHttp|UnifiedResponses)\\.ts$",
     "^src/Metrics/MetricsHttp\\.ts$",
     "^src/(toApiError|ErrorResponses|RequestGuards|RouteTable|ApiDocsLive|FaviconLive|SystemHttp)\\.ts$",
     "^src/(Mcp|ConnectPage|Wire)/"

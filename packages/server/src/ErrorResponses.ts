@@ -4,7 +4,8 @@ import { Cause, type Context, Effect, FiberRef, Layer } from "effect"
 import { ApiKeys } from "./Auth/ApiKeys.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { guardRequest } from "./RequestGuards.js"
-import { routerTarget, routeTable } from "./RouteTable.js"
+import { routerTarget } from "./Metrics/routerTarget.js"
+import { routeTable } from "./RouteTable.js"
 
 const hasTag = (error: unknown, tags: ReadonlySet<string> | string): error is { readonly _tag: string } =>
   typeof error === "object" && error !== null && "_tag" in error &&

@@ -3,7 +3,8 @@ import { type Authentication, BadRequest, basic, NotFound, PayloadTooLarge, Unsu
 import { type Context, Effect, Option } from "effect"
 import { Readable } from "node:stream"
 import { verifiedCaller } from "./Auth/VerifiedCaller.js"
-import { type RouteTable, routerTarget } from "./RouteTable.js"
+import { routerTarget } from "./Metrics/routerTarget.js"
+import type { RouteTable } from "./RouteTable.js"
 import { noteRoute } from "./Metrics/RequestObserver.js"
 
 /*

@@ -5,7 +5,7 @@ import { AccountsRepo } from "../src/Accounts/AccountsRepo.js"
 import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
 import { RequestLog } from "../src/Actions/RequestLog.js"
 import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
-import { SchedulerLive } from "../src/Scheduler/Scheduler.js"
+import { SchedulerLive } from "../src/SchedulerLive.js"
 import { TestDatabase } from "./support/TestServer.js"
 
 const Services = SchedulerLive.pipe(

@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import type { InvalidAccountSetting } from "../ConnectorProfiles/urlSettings.js"
 
 /*
  * How account rules fail. Each error states its own message; `toApiError` chooses the status.
@@ -48,12 +49,6 @@ export class InvalidAccountRequest extends Data.TaggedError("InvalidAccountReque
 /** Credentials that do not fit the authentication method the account links with (every problem named). */
 export class InvalidAccountCredentials extends Data.TaggedError("InvalidAccountCredentials")<{ readonly message: string }> {}
 
-/** A URL setting that is not an absolute http or https URL. */
-export class InvalidAccountSetting extends Data.TaggedError("InvalidAccountSetting")<{ readonly setting: string }> {
-  override get message() {
-    return `settings.${this.setting} must be an absolute http or https URL`
-  }
-}
 
 /** Why an account cannot be used for an account-scoped call (RPC, unified, MCP). */
 export type AccountContextError = AccountNotFound | AccountBlocked | AccountIntegrationDisabled | AccountConnectorGone

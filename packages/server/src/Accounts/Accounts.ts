@@ -10,7 +10,7 @@ import { AccountNotFound, InvalidAccountRequest } from "./AccountErrors.js"
 import { type AccountRow, AccountsRepo } from "./AccountsRepo.js"
 import { LastRequestTracker } from "./LastRequestTracker.js"
 import { linkMethod } from "./linkMethod.js"
-import { checkUrlSettings } from "./urlSettings.js"
+import { checkUrlSettings } from "../ConnectorProfiles/urlSettings.js"
 
 const MAX_CREDENTIALS_BYTES = 64 * 1024
 const MAX_SETTINGS_BYTES = 64 * 1024

@@ -1,6 +1,6 @@
 import { type HttpApp, HttpMiddleware, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Context, Effect, FiberRef } from "effect"
-import { routerTarget } from "../RouteTable.js"
+import { routerTarget } from "./routerTarget.js"
 import { recordHttpRequest } from "./ServerMetrics.js"
 
 /** Where the request guards leave the matched operation's path template for the observer. */

@@ -13,7 +13,7 @@ import { type Context, Duration, Effect, Layer, Logger, Option, Redacted, Tracer
 import * as Crypto from "node:crypto"
 import { Agent } from "undici"
 import { SwitchyardConfig } from "../Config.js"
-import { routerTarget } from "../RouteTable.js"
+import { routerTarget } from "../Metrics/routerTarget.js"
 import type { TracingSettings } from "./TracingConfig.js"
 
 /**

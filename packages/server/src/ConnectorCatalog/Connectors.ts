@@ -20,10 +20,10 @@ import {
   ConnectorPinnedByAccounts,
   ConnectorUsedByProfiles,
   InvalidConnectorQuery
-} from "./ConnectorErrors.js"
-import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "./ConnectorId.js"
-import { categoriesOf, ConnectorRegistry, type VisibleVersion } from "./ConnectorRegistry.js"
-import { ConnectorsRepo } from "./ConnectorsRepo.js"
+} from "../Connectors/ConnectorErrors.js"
+import { formatConnectorId, parseConnectorId, parseExactConnectorId } from "../Connectors/ConnectorId.js"
+import { categoriesOf, ConnectorRegistry, type VisibleVersion } from "../Connectors/ConnectorRegistry.js"
+import { ConnectorsRepo } from "../Connectors/ConnectorsRepo.js"
 import {
   actionSummary,
   authenticationMethods,
@@ -31,8 +31,8 @@ import {
   scopeDefinitions,
   verificationView,
   versionView
-} from "./ConnectorView.js"
-import { McpConnectors } from "./McpConnectors.js"
+} from "../Connectors/ConnectorView.js"
+import { McpConnectors } from "../Connectors/McpConnectors.js"
 
 interface Usage {
   readonly accounts: number

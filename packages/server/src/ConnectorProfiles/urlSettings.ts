@@ -1,5 +1,11 @@
-import { Effect } from "effect"
-import { InvalidAccountSetting } from "./AccountErrors.js"
+import { Data, Effect } from "effect"
+
+/** A URL setting that is not an absolute http or https URL. */
+export class InvalidAccountSetting extends Data.TaggedError("InvalidAccountSetting")<{ readonly setting: string }> {
+  override get message() {
+    return `settings.${this.setting} must be an absolute http or https URL`
+  }
+}
 
 /** Settings that hold a provider address: `base_url` (the account's provider base URL) and any `*_url` or `*Url`. */
 const isUrlSetting = (key: string) => key === "base_url" || key.endsWith("_url") || /[a-z0-9]Url$/.test(key)
