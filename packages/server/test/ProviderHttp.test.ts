@@ -1,8 +1,8 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { ProviderRequest } from "@switchyard/engine"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Tracer } from "effect"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createTcpServer } from "node:net"
 import { MockAgent } from "undici"
 import { SwitchyardConfig } from "../src/Config.js"
 import { OutboundHttp, outboundHttpOver } from "../src/Provider/OutboundHttp.js"
@@ -109,6 +109,50 @@ layer(liveWithTimeout(60_000), { excludeTestServices: true })("provider HTTP wit
   it.effect("an answer without a length is cut off once it passes the bound, not read to its end", () =>
     Effect.gen(function*() {
       expect(yield* attempts("endless", "GET")).toEqual({ reason: "too_large", received: 1 })
+    }))
+})
+
+/** A local port nothing listens on: a connection to it is refused before anything is sent. */
+const refusingPort = Effect.async<number>((resume) => {
+  const server = createTcpServer()
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address() as AddressInfo
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+/** The attempts a call made, counted by their spans (a refused connection reaches no server to count them). */
+const countingAttempts = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const native = yield* Effect.tracer
+    let attempts = 0
+    const tracer = Tracer.make({
+      span: (name, parent, context, links, startTime, kind, options) => {
+        if (name === "ProviderHttp.attempt") attempts++
+        return native.span(name, parent, context, links, startTime, kind, options)
+      },
+      context: (f) => f()
+    })
+    const outcome = yield* Effect.either(Effect.withTracer(effect, tracer))
+    return { outcome, attempts }
+  })
+
+layer(liveWithTimeout(60_000), { excludeTestServices: true })("provider HTTP when the connection never opens", (it) => {
+  it.effect("a write whose connection was refused reached nothing: it is sent again like a read", () =>
+    Effect.gen(function*() {
+      const port = yield* refusingPort
+      const http = yield* ProviderHttp
+      for (const method of ["POST", "GET"] as const) {
+        const { attempts, outcome } = yield* countingAttempts(http.transport({ accountId: `refused-${method}` }).send({
+          method,
+          url: `http://127.0.0.1:${port}/v1/things`,
+          headers: {},
+          ...(method === "POST" ? { body: { _tag: "Json" as const, value: { name: "once" } } } : {}),
+          secrets: []
+        }))
+        expect(outcome._tag === "Left" && outcome.left.reason).toBe("unreachable")
+        expect(attempts).toBe(3)
+      }
     }))
 })
 

@@ -18,7 +18,15 @@ import type { RateLimitStoreUnavailable } from "./SharedRateLimits.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
 import { answerOutcome, metricsEnabled, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
-import { defaultRetryPolicy, RetryableAnswer, retryableStatus, retriedAfterFailure, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
+import {
+  defaultRetryPolicy,
+  RetryableAnswer,
+  retryableStatus,
+  retriedAfterFailure,
+  type RetryPolicy,
+  retrySchedule,
+  UndeliveredCall
+} from "./RetryPolicy.js"
 
 export { type CallRecorder, type RawCall, type RecordedCall, redactCall } from "./CallRecorder.js"
 
@@ -33,9 +41,6 @@ export interface TransportOptions {
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
 }
-
-/** Failures of requests that never reached the provider (see `neverConnected`). */
-const undelivered = new WeakSet<ProviderTransportError>()
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
@@ -150,24 +155,20 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
           return { _tag: "Refused", waitMs: reservation.waitMs, why: "rate" }
         }),
         Effect.onError(() => Effect.sync(() => limits.slots.leave())),
-        Effect.catchTag("RateLimitStoreUnavailable", (failure) => Effect.flatMap(storeUnavailable(failure, url), Effect.fail))
+        Effect.catchTag("RateLimitStoreUnavailable", (failure) => Effect.fail(storeUnavailable(failure, url)))
       )
     }
 
     /**
      * The rate-limit store failed: the call is not sent, as its provider's limit could not be
-     * kept. Not logged per call (an outage would flood the log): the Redis client logs when an
-     * outage starts and ends, and the answer (502) says why.
+     * kept, and not tried again (`unavailable`). Not logged per call (an outage would flood the
+     * log): the Redis client logs when an outage starts and ends, and the answer (502) says why.
      */
     const storeUnavailable = (failure: RateLimitStoreUnavailable, url: string) =>
-      Effect.sync(() => {
-        const error = new ProviderTransportError({
-          reason: "unavailable",
-          message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
-          url
-        })
-        undelivered.add(error)
-        return error
+      new ProviderTransportError({
+        reason: "unavailable",
+        message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
+        url
       })
 
     const vet = (url: string, foreign: boolean) =>
@@ -293,10 +294,10 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         url
       })
 
-    const unreachable = (url: string, why: string, never: boolean) => {
+    /** No answer; `neverConnected`: nothing reached the provider, which the retry schedule is told. */
+    const unreachable = (url: string, why: string, neverConnected: boolean) => {
       const failure = new ProviderTransportError({ reason: "unreachable", message: `provider unreachable: ${why}`, url })
-      if (never) undelivered.add(failure)
-      return failure
+      return neverConnected ? new UndeliveredCall({ failure }) : failure
     }
 
     /** One attempt whose answer is read whole (JSON, text or bytes), within `timeout`. */
@@ -458,14 +459,16 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             ...(status === undefined ? {} : { "http.response.status_code": status })
           })
         return yield* once.pipe(
-          retriedAfterFailure(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
+          retriedAfterFailure(retrySchedule(policy, request.method, deadline)),
           Effect.matchEffect({
             onSuccess: (response) =>
               Effect.zipRight(
                 Effect.zipRight(outcome(response.status), measured(answerOutcome(response.status))),
                 Effect.as(record(response), response)
               ),
-            onFailure: (failure) => {
+            onFailure: (attemptFailure) => {
+              // an undelivered call fails as any call without an answer; only the schedule told them apart
+              const failure = attemptFailure._tag === "UndeliveredCall" ? attemptFailure.failure : attemptFailure
               if (failure._tag !== "RetryableAnswer") {
                 return Effect.zipRight(
                   Effect.zipRight(outcome(failure.response?.status), measured(failure.reason)),
