@@ -9,20 +9,20 @@ import {
   PROXY_ACTION_ID,
   type ProxyCall,
   type ProviderResponse,
-  ProviderTransport,
+  type ProviderTransport,
   runAction,
   type RunContext,
   sendProxyRequest,
   sha256Hex
 } from "@switchyard/engine"
-import { Effect, Exit, Option, Ref } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { providerAddresses } from "../Accounts/providerAddresses.js"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
-import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
+import { ProviderCaller, ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { loggedBody } from "../Provider/loggedBody.js"
 import { toApiError } from "../toApiError.js"
 import { ProxyNotSupported } from "../Unified/UnifiedErrors.js"
@@ -129,13 +129,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           if (credentials !== context.credentials) secrets.push(...credentialSecrets(context.connector, credentials))
           return credentials
         }
+        // the run's calls and those of its token refresh, in the order they were made
         const recorder = yield* providerHttp.recorder
-        const transport = providerHttp.transport({
-          accountId,
-          provider: context.version.key,
-          action: logAction,
-          requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
-        }, recorder)
         const settings = context.account.settings
         // only accounts holding an authorization-code OAuth2 token ever refresh; others read nothing more
         const refreshable = refresher.refreshable(context)
@@ -163,13 +158,17 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             ...(beforeEachRequest === undefined ? {} : { beforeEachRequest })
           })
         }).pipe(
-          Effect.provideService(ProviderTransport, transport),
           Effect.mapError((failure) => isFailureWithinRun(failure) ? failure : redactActionFailure(failure, secrets))
         )
 
         const runOnce = Effect.gen(function*() {
-          const ran = yield* Effect.exit(run)
-          const calls = yield* Ref.get(recorder.calls)
+          const { calls, exit: ran } = yield* providerHttp.withTransport({
+            caller: ProviderCaller.Account({ accountId }),
+            provider: context.version.key,
+            action: logAction,
+            requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit,
+            recorder
+          }, run)
           // a value the caller cannot be answered with fails the run here, so the log says what the caller gets
           const misfit = ran._tag === "Success" && accept !== undefined ? accept(ran.value, calls) : undefined
           const exit = misfit === undefined ? ran : Exit.fail(new AnswerMisfit({ provider: context.version.key, issues: misfit }))
