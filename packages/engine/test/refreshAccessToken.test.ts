@@ -66,15 +66,8 @@ const lever = connector(dedent`
             parameters:
               url: /me
               method: get
-        - stepId: postings
-          ignoreError: true
-          stepFunction:
-            functionName: request
-            parameters:
-              url: /postings
-              method: get
       result:
-        data: $.steps.postings.output.data
+        data: $.steps.me
 `)
 
 const OLD = "old-access-token"
@@ -216,10 +209,14 @@ describe("runAction: the caller's own failures (ForeignFailure)", () => {
       const takenOver = new AccountGone({ message: "taken over" })
       let checks = 0
       const beforeEachRequest = Effect.suspend(() => ++checks > 1 ? Effect.fail(takenOver) : Effect.void)
-      const { effect, requests } = go(lever, "tolerant", accepting([OLD]), { beforeEachRequest })
+      const { effect, requests } = go(lever, "two_calls", accepting([OLD]), { beforeEachRequest })
       expect(yield* Effect.flip(effect)).toBe(takenOver)
       expect(checks).toBe(2)
       expect(requests.map((request) => new URL(request.url).pathname)).toEqual(["/me"])
+      // a step with ignoreError is stopped too: nothing is sent
+      const tolerant = go(lever, "tolerant", accepting([OLD]), { beforeEachRequest: Effect.fail(takenOver) })
+      expect(yield* Effect.flip(tolerant.effect)).toBe(takenOver)
+      expect(tolerant.requests).toEqual([])
     }))
 
   it.effect("beforeEachRequest also runs before a client-credentials token is looked up", () =>
