@@ -80,3 +80,18 @@ export type ActionError =
   | ActionLimitError
   | ActionDefinitionError
   | CustomProviderError
+
+/**
+ * A failure of the caller's own, met by a hook it gave the run (`RunContext.beforeEachRequest`,
+ * `RunContext.refreshAccessToken`): an account found blocked while its token was renewed, a
+ * claim taken over. The run carries it as it is (neither redacted nor rebuilt: the engine does
+ * not know what it holds), never records it as an ignored step's error, and `runAction` and
+ * `sendProxyRequest` fail with `failure` itself. The engine never makes one of its own.
+ */
+export class ForeignFailure<out E = unknown> {
+  readonly _tag = "ForeignFailure"
+  constructor(readonly failure: E) {}
+}
+
+/** What the run's steps fail with inside the engine: its own failures, or a hook's carried through. */
+export type RunFailure = ActionError | ForeignFailure

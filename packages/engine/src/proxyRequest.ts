@@ -1,4 +1,4 @@
-import { Cause, Duration, Effect, Either } from "effect"
+import { Duration, Effect, Either } from "effect"
 import type { ActionPlan } from "./actionPlan.js"
 import { planConnector } from "./actionPlan.js"
 import type { ActionDefinition } from "./ConnectorDefinition.js"
@@ -9,7 +9,7 @@ import { redactText, redactValue } from "./redact.js"
 import { authorization } from "./run/auth/resolveAuth.js"
 import { baseUrlOf } from "./run/http/providerUrls.js"
 import { sendRequest } from "./run/http/sendRequest.js"
-import { redactError } from "./run/redactError.js"
+import { failureLeavingRun } from "./run/failureLeavingRun.js"
 import { type RunContext, resolveLimits } from "./run/RunLimits.js"
 import { RunSecrets } from "./run/RunSecrets.js"
 import { RunState } from "./run/RunState.js"
@@ -219,13 +219,14 @@ const bodyOf = (call: ProxyCall, headers: Record<string, string>): Either.Either
  * (`ActionInputError` on `url`/`path` otherwise), the caller's headers stripped of those the
  * account's authentication or the transport own, the authentication applied as the
  * connector defines it. Any status is answered (the provider's 429/5xx and timeouts fail as
- * the transport decides); failures are redacted of the account's secrets.
+ * the transport decides); failures are redacted of the account's secrets. A failure of the
+ * caller's hooks (`E`, see `ForeignFailure`) fails the call as it is.
  */
-export const sendProxyRequest = (
+export const sendProxyRequest = <E = never>(
   parsed: ParsedConnector,
   call: ProxyCall,
-  context: RunContext
-): Effect.Effect<ProviderResponse, ActionError, ProviderTransport> => {
+  context: RunContext<E>
+): Effect.Effect<ProviderResponse, ActionError | E, ProviderTransport> => {
   const limits = resolveLimits(context.limits)
   const secrets = new RunSecrets(credentialSecrets(parsed, context.credentials))
   return Effect.gen(function*() {
@@ -281,9 +282,6 @@ export const sendProxyRequest = (
           message: `the proxy request took longer than ${limits.stepTimeoutMs} ms (stepTimeoutMs)`
         })
     }),
-    Effect.mapError((failure): ActionError => {
-      const error = Cause.originalError(failure)
-      return error._tag === "ProviderTransportError" ? error : redactError(error, secrets.textForms())
-    })
+    Effect.mapError((failure) => failureLeavingRun<E>(failure, secrets))
   )
 }

@@ -1,11 +1,11 @@
-import { Cause, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { validateInputs } from "./actionInputs.js"
 import { planAction, planConnector } from "./actionPlan.js"
 import { credentialSecrets } from "./credentialSecrets.js"
 import type { ParsedConnector } from "./parseConnector.js"
 import { ProviderTransport } from "./ProviderTransport.js"
 import { actionResult } from "./run/actionResult.js"
-import { redactError } from "./run/redactError.js"
+import { failureLeavingRun } from "./run/failureLeavingRun.js"
 import { type ActionOutput, type RunContext, resolveLimits } from "./run/RunLimits.js"
 import { RunSecrets } from "./run/RunSecrets.js"
 import { RunState } from "./run/RunState.js"
@@ -27,13 +27,14 @@ export { type ActionOutput, defaultRunLimits, type RunContext, type RunLimits } 
  * Inputs are validated first (`ActionInputError`); steps run in order; `result.data` and
  * `result.next` are evaluated at the end (a list action always answers an array). The
  * whole run is bounded by `limits.actionTimeoutMs`, each step by `limits.stepTimeoutMs`.
+ * A failure of the caller's hooks (`E`, see `ForeignFailure`) fails the run as it is.
  */
-export const runAction = (
+export const runAction = <E = never>(
   parsed: ParsedConnector,
   actionId: string,
   inputs: Readonly<Record<string, unknown>>,
-  context: RunContext
-): Effect.Effect<ActionOutput, ActionError, ProviderTransport> => {
+  context: RunContext<E>
+): Effect.Effect<ActionOutput, ActionError | E, ProviderTransport> => {
   const limits = resolveLimits(context.limits)
   const secrets = new RunSecrets(credentialSecrets(parsed, context.credentials))
   return Effect.gen(function*() {
@@ -56,12 +57,7 @@ export const runAction = (
       captureStackTrace: false,
       attributes: { "connector.key": parsed.definition.info.key, "action.id": actionId }
     }),
-    // the run's boundary (outside the span, so the error leaves as itself, not as Effect's
-    // span-annotated proxy): nothing it reports carries a credential, whichever step failed.
-    // The transport's own failures come redacted (it gets the secrets with each request).
-    Effect.mapError((failure): ActionError => {
-      const error = Cause.originalError(failure)
-      return error._tag === "ProviderTransportError" ? error : redactError(error, secrets.textForms())
-    })
+    // the run's boundary: nothing it reports carries a credential
+    Effect.mapError((failure) => failureLeavingRun<E>(failure, secrets))
   )
 }

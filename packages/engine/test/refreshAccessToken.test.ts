@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { ActionInputError, type ParsedConnector, type RunContext, runAction } from "../src/index.js"
+import { Data, Effect } from "effect"
+import { ActionInputError, ForeignFailure, type ParsedConnector, type RunContext, runAction, TokenCache } from "../src/index.js"
 import { connector, dedent, type FakeHandler, fakeTransport, json } from "./support/fakeTransport.js"
 
-/* `RunContext.refreshAccessToken`: a 401 on the account's stored OAuth2 token. */
+/* `RunContext.refreshAccessToken`: a 401 on the account's stored OAuth2 token; the caller's own failures of its hooks. */
 
 const lever = connector(dedent`
   StackOne: 1.0.0
@@ -22,6 +22,10 @@ const lever = connector(dedent`
         authorization:
           type: bearer
           token: $.credentials.accessToken
+    - machine:
+        type: oauth2
+        grantType: client_credentials
+        tokenUrl: https://auth.lever.example/oauth/token
   actions:
     - actionId: get_user
       actionType: custom
@@ -51,6 +55,19 @@ const lever = connector(dedent`
               method: get
       result:
         data: $.steps.postings.output.data
+    - actionId: tolerant
+      actionType: custom
+      label: Tolerant
+      steps:
+        - stepId: me
+          ignoreError: true
+          stepFunction:
+            functionName: request
+            parameters:
+              url: /me
+              method: get
+      result:
+        data: $.steps.me
 `)
 
 const OLD = "old-access-token"
@@ -71,7 +88,7 @@ const counting = (answer: (rejected: string) => Effect.Effect<string, ActionInpu
   return { calls, hook }
 }
 
-const go = (parsed: ParsedConnector, actionId: string, handler: FakeHandler, context: Partial<RunContext>) => {
+const go = <E = never>(parsed: ParsedConnector, actionId: string, handler: FakeHandler, context: Partial<RunContext<E>>) => {
   const transport = fakeTransport(handler)
   const effect = runAction(parsed, actionId, {}, { credentials: { accessToken: OLD }, ...context }).pipe(Effect.provide(transport.layer))
   return { effect, requests: transport.requests }
@@ -160,5 +177,69 @@ describe("runAction: refreshAccessToken on a 401", () => {
       const { effect, requests } = go(lever, "get_user", () => json({ ok: true }), { withoutAuthentication: true, credentials: {} })
       expect((yield* effect).data).toEqual({ ok: true })
       expect(requests[0]!.headers.authorization).toBeUndefined()
+    }))
+})
+
+/** A failure of the caller's own domain, which the engine knows nothing of. */
+class AccountGone extends Data.TaggedError("AccountGone")<{ readonly message: string }> {}
+
+describe("runAction: the caller's own failures (ForeignFailure)", () => {
+  it.effect("the refresh hook's ForeignFailure fails the run with what it carries, as it is", () =>
+    Effect.gen(function*() {
+      const gone = new AccountGone({ message: `account was deleted while ${OLD} was renewed` })
+      const hook = (_rejected: string) => Effect.fail(new ForeignFailure(gone))
+      const { effect, requests } = go(lever, "get_user", accepting([NEW]), { refreshAccessToken: hook })
+      // neither rebuilt nor redacted: the caller knows what it holds
+      expect(yield* Effect.flip(effect)).toBe(gone)
+      expect(requests).toHaveLength(1)
+    }))
+
+  it.effect("even a step with ignoreError ends the run with it", () =>
+    Effect.gen(function*() {
+      const gone = new AccountGone({ message: "gone" })
+      const { effect, requests } = go(lever, "tolerant", accepting([NEW]), {
+        refreshAccessToken: () => Effect.fail(new ForeignFailure(gone))
+      })
+      expect(yield* Effect.flip(effect)).toBe(gone)
+      expect(requests).toHaveLength(1)
+    }))
+
+  it.effect("beforeEachRequest runs before each request; its failure stops the run before the next one, as itself", () =>
+    Effect.gen(function*() {
+      const takenOver = new AccountGone({ message: "taken over" })
+      let checks = 0
+      const beforeEachRequest = Effect.suspend(() => ++checks > 1 ? Effect.fail(takenOver) : Effect.void)
+      const { effect, requests } = go(lever, "two_calls", accepting([OLD]), { beforeEachRequest })
+      expect(yield* Effect.flip(effect)).toBe(takenOver)
+      expect(checks).toBe(2)
+      expect(requests.map((request) => new URL(request.url).pathname)).toEqual(["/me"])
+      // a step with ignoreError is stopped too: nothing is sent
+      const tolerant = go(lever, "tolerant", accepting([OLD]), { beforeEachRequest: Effect.fail(takenOver) })
+      expect(yield* Effect.flip(tolerant.effect)).toBe(takenOver)
+      expect(tolerant.requests).toEqual([])
+    }))
+
+  it.effect("beforeEachRequest also runs before a client-credentials token is looked up", () =>
+    Effect.gen(function*() {
+      const takenOver = new AccountGone({ message: "taken over" })
+      const { effect, requests } = go(lever, "get_user", accepting([OLD]), {
+        authMethod: "machine",
+        credentials: { clientId: "client-1", clientSecret: "secret-xyz" },
+        tokenCache: new TokenCache(),
+        beforeEachRequest: Effect.fail(takenOver)
+      })
+      expect(yield* Effect.flip(effect)).toBe(takenOver)
+      expect(requests).toEqual([])
+    }))
+
+  it.effect("a run whose hooks pass sends as without them", () =>
+    Effect.gen(function*() {
+      let checks = 0
+      const { effect, requests } = go(lever, "two_calls", accepting([OLD]), {
+        beforeEachRequest: Effect.sync(() => void checks++)
+      })
+      expect((yield* effect).data).toEqual({ path: "/postings" })
+      expect(checks).toBe(2)
+      expect(requests).toHaveLength(2)
     }))
 })

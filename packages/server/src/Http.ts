@@ -1,3 +1,4 @@
+import { RunAnswersLive } from "./toApiError.js"
 import { HttpApiBuilder, OpenApi } from "@effect/platform"
 import { Api } from "@switchyard/api"
 import { Layer } from "effect"
@@ -45,7 +46,9 @@ const ServedApi = Api.annotate(OpenApi.Version, packageJson.version)
 export const HttpApiLive = HttpApiBuilder.api(ServedApi).pipe(
   Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default])
+  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default]),
+  // the runner logs the status its failures are answered with: the edge's mapping
+  Layer.provide(RunAnswersLive)
 )
 
 export const HttpExtrasLive = Layer.mergeAll(

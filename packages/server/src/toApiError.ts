@@ -11,7 +11,8 @@ import {
   Unauthorized,
   UnprocessableEntity
 } from "@switchyard/api"
-import { Match } from "effect"
+import { Layer, Match } from "effect"
+import { RunAnswers } from "./Actions/RunAnswers.js"
 import type { AccountError } from "./Accounts/AccountErrors.js"
 import { actionFailureToApiError } from "./Actions/ActionErrors.js"
 import type { ActionRunError } from "./Actions/ActionRunErrors.js"
@@ -93,3 +94,11 @@ export const toApiError = (error: DomainError): ApiError =>
       InvalidWebhookRequest: ({ message }): ApiError => new BadRequest({ message })
     })
   )
+
+/** The runner's request log keeps the status and message a failed run is answered with: this mapping's. */
+export const RunAnswersLive = Layer.succeed(RunAnswers, {
+  answerOf: (failure) => {
+    const answer = toApiError(failure)
+    return { status: answer.statusCode, message: answer.message }
+  }
+})

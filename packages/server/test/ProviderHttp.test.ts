@@ -1,12 +1,12 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import type { ProviderRequest } from "@switchyard/engine"
-import { Effect, Layer } from "effect"
+import { type ProviderRequest, ProviderTransport } from "@switchyard/engine"
+import { Effect, Exit, Layer, Tracer } from "effect"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createTcpServer } from "node:net"
 import { MockAgent } from "undici"
 import { SwitchyardConfig } from "../src/Config.js"
 import { OutboundHttp, outboundHttpOver } from "../src/Provider/OutboundHttp.js"
-import { ProviderHttp } from "../src/Provider/ProviderHttp.js"
+import { callerKey, ProviderCaller, ProviderHttp, redactCall } from "../src/Provider/ProviderHttp.js"
 import { retryableFailure } from "../src/Provider/RetryPolicy.js"
 import { testConfig } from "./support/TestServer.js"
 
@@ -71,7 +71,7 @@ const attempts = (behaviour: Behaviour, method: ProviderRequest["method"]) =>
     const provider = yield* misbehavingProvider(behaviour)
     const http = yield* ProviderHttp
     const failure = yield* Effect.flip(
-      http.transport({ accountId: `retry-${behaviour}-${method}` }).send({
+      http.transport({ caller: ProviderCaller.Account({ accountId: `retry-${behaviour}-${method}` }) }).send({
         method,
         url: provider.url,
         headers: {},
@@ -112,13 +112,57 @@ layer(liveWithTimeout(60_000), { excludeTestServices: true })("provider HTTP wit
     }))
 })
 
+/** A local port nothing listens on: a connection to it is refused before anything is sent. */
+const refusingPort = Effect.async<number>((resume) => {
+  const server = createTcpServer()
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address() as AddressInfo
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+/** The attempts a call made, counted by their spans (a refused connection reaches no server to count them). */
+const countingAttempts = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const native = yield* Effect.tracer
+    let attempts = 0
+    const tracer = Tracer.make({
+      span: (name, parent, context, links, startTime, kind, options) => {
+        if (name === "ProviderHttp.attempt") attempts++
+        return native.span(name, parent, context, links, startTime, kind, options)
+      },
+      context: (f) => f()
+    })
+    const outcome = yield* Effect.either(Effect.withTracer(effect, tracer))
+    return { outcome, attempts }
+  })
+
+layer(liveWithTimeout(60_000), { excludeTestServices: true })("provider HTTP when the connection never opens", (it) => {
+  it.effect("a write whose connection was refused reached nothing: it is sent again like a read", () =>
+    Effect.gen(function*() {
+      const port = yield* refusingPort
+      const http = yield* ProviderHttp
+      for (const method of ["POST", "GET"] as const) {
+        const { attempts, outcome } = yield* countingAttempts(http.transport({ caller: ProviderCaller.Account({ accountId: `refused-${method}` }) }).send({
+          method,
+          url: `http://127.0.0.1:${port}/v1/things`,
+          headers: {},
+          ...(method === "POST" ? { body: { _tag: "Json" as const, value: { name: "once" } } } : {}),
+          secrets: []
+        }))
+        expect(outcome._tag === "Left" && outcome.left.reason).toBe("unreachable")
+        expect(attempts).toBe(3)
+      }
+    }))
+})
+
 layer(Live, { excludeTestServices: true })("provider HTTP for links from provider data", (it) => {
   it.effect("a foreign link may not reach an allowlisted private address; the connector's own host may", () =>
     Effect.gen(function*() {
       const provider = yield* misbehavingProvider("reset")
       const http = yield* ProviderHttp
       const send = (foreign: boolean) =>
-        Effect.flip(http.transport({ accountId: `foreign-${foreign}` }).send({
+        Effect.flip(http.transport({ caller: ProviderCaller.Account({ accountId: `foreign-${foreign}` }) }).send({
           method: "GET",
           url: provider.url,
           headers: {},
@@ -164,12 +208,32 @@ layer(WithCannedOutbound)("provider HTTP over a replaced outbound layer", (it) =
   it.effect("sends through the OutboundHttp it is given", () =>
     Effect.gen(function*() {
       const http = yield* ProviderHttp
-      const response = yield* http.transport({ accountId: "canned" }).send({
+      const response = yield* http.transport({ caller: ProviderCaller.Account({ accountId: "canned" }) }).send({
         method: "GET",
         url: "http://93.184.215.14/v1/things",
         headers: {},
         secrets: []
       })
       expect(response).toMatchObject({ status: 200, body: { from: "the test layer" } })
+    }))
+
+  it.effect("withTransport runs an effect with a caller's transport and answers how it ended with the calls it made", () =>
+    Effect.gen(function*() {
+      const http = yield* ProviderHttp
+      // what the provider answers is a secret of this call's
+      const request = { method: "GET" as const, url: "http://93.184.215.14/v1/things", headers: {}, secrets: ["the test layer"] }
+      const twice = Effect.flatMap(ProviderTransport, (transport) =>
+        Effect.zipRight(transport.send(request), Effect.zipRight(transport.send(request), Effect.fail("refused" as const))))
+      const { calls, exit } = yield* http.withTransport(
+        { caller: ProviderCaller.ConnectSession({ sessionId: "3f1c" }), provider: "canned" },
+        twice
+      )
+      expect(exit).toEqual(Exit.fail("refused"))
+      expect(calls.map((call) => call.response?.status)).toEqual([200, 200])
+      // recorded as sent; shown redacted
+      expect(calls[0]!.response?.body).toEqual({ from: "the test layer" })
+      expect(redactCall(calls[0]!).response?.body).toEqual({ from: "[REDACTED]" })
+      expect(callerKey(ProviderCaller.ConnectSession({ sessionId: "3f1c" }))).toBe("connect-session:3f1c")
+      expect(callerKey(ProviderCaller.Account({ accountId: "3f1c" }))).toBe("3f1c")
     }))
 })

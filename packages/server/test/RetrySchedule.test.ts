@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ProviderTransportError } from "@switchyard/engine"
 import { Duration, Effect, Random, Schedule, ScheduleDecision } from "effect"
-import { type AttemptFailure, defaultRetryPolicy, RetryableAnswer, retriedAfterFailure, retrySchedule } from "../src/Provider/RetryPolicy.js"
+import {
+  type AttemptFailure,
+  defaultRetryPolicy,
+  RetryableAnswer,
+  retriedAfterFailure,
+  retrySchedule,
+  UndeliveredCall
+} from "../src/Provider/RetryPolicy.js"
 
 /*
  * The provider retry schedule, run step by step without sleeping: the test clock stays at 0,
@@ -31,10 +38,10 @@ const stepThrough = (schedule: Schedule.Schedule<Duration.Duration, AttemptFailu
 const waits = (
   method: string,
   failures: ReadonlyArray<AttemptFailure>,
-  options: { readonly deadline?: number; readonly delivered?: boolean; readonly random?: number } = {}
+  options: { readonly deadline?: number; readonly random?: number } = {}
 ) =>
   stepThrough(
-    retrySchedule(defaultRetryPolicy, method, options.deadline ?? 60_000, () => options.delivered ?? true),
+    retrySchedule(defaultRetryPolicy, method, options.deadline ?? 60_000),
     failures
   ).pipe(Effect.withRandom(Random.fixed([options.random ?? 0.5])))
 
@@ -48,7 +55,7 @@ describe("retrySchedule", () => {
     Effect.gen(function*() {
       expect(yield* waits("GET", [answer(503), answer(503), answer(503)])).toEqual([100, 200, 400])
       expect(yield* waits("GET", [answer(503), answer(503), answer(503)], { random: 0.999 })).toEqual([199, 399, 799])
-      const patient = retrySchedule({ ...defaultRetryPolicy, maxAttempts: 10 }, "GET", 60_000, () => true)
+      const patient = retrySchedule({ ...defaultRetryPolicy, maxAttempts: 10 }, "GET", 60_000)
       const late = yield* stepThrough(patient, Array.from({ length: 9 }, () => answer(502))).pipe(
         Effect.withRandom(Random.fixed([0.999]))
       )
@@ -65,10 +72,10 @@ describe("retrySchedule", () => {
 
   it.effect("repeats a write without an answer only when the request never reached the provider", () =>
     Effect.gen(function*() {
-      expect(yield* waits("POST", [failure("unreachable")], { delivered: true })).toEqual([])
-      expect(yield* waits("POST", [failure("unreachable")], { delivered: false })).toEqual([100])
-      expect(yield* waits("PUT", [failure("timeout")], { delivered: true })).toEqual([100])
-      expect(yield* waits("GET", [failure("too_large")], { delivered: true })).toEqual([])
+      expect(yield* waits("POST", [failure("unreachable")])).toEqual([])
+      expect(yield* waits("POST", [new UndeliveredCall({ failure: failure("unreachable") })])).toEqual([100])
+      expect(yield* waits("PUT", [failure("timeout")])).toEqual([100])
+      expect(yield* waits("GET", [failure("too_large")])).toEqual([])
     }))
 })
 

@@ -5,6 +5,7 @@ import type { Sandbox } from "@switchyard/sandbox"
 import { Effect, Fiber, Layer, Schedule } from "effect"
 import { register } from "prom-client"
 import { AccountCredentials } from "../src/Accounts/AccountsRepo.js"
+import { RequestLog } from "../src/Actions/RequestLog.js"
 import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
 import { enableMetrics } from "../src/Metrics/ServerMetrics.js"
 import { freshProject } from "./support/Fixtures.js"
@@ -368,6 +369,11 @@ layer(Server, { excludeTestServices: true })("OAuth2 token refresh", (it) => {
       expect(error.message).toContain("invalid_grant")
       expect(error.message).toContain("connect session")
       expect(refreshGrants(sandbox)).toBe(1)
+      // the account found blocked by the run's refresh leaves the run as itself: logged as answered
+      yield* (yield* RequestLog).flush
+      const logged = yield* project.client.request_logs.list_request_logs({ urlParams: { account_ids: [accountId] } })
+      expect(logged.data).toHaveLength(1)
+      expect(logged.data[0]).toMatchObject({ status: 412, success: false, error_message: error.message })
 
       const account = yield* project.client.accounts.get_account({ path: { id: accountId }, urlParams: {} })
       expect(account.status).toBe("expired")

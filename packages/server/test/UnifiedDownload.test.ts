@@ -5,7 +5,7 @@ import { Effect, Layer, Ref, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as v8 from "node:v8"
 import { runInNewContext } from "node:vm"
-import { ProviderHttp, redactCall } from "../src/Provider/ProviderHttp.js"
+import { ProviderCaller, ProviderHttp, redactCall } from "../src/Provider/ProviderHttp.js"
 import { base64Stream } from "../src/Unified/documentResponse.js"
 import { greenhouseOverFetch } from "./support/FetchAccount.js"
 import { SandboxLive, sandboxBambooAccount } from "./support/SandboxLayer.js"
@@ -216,7 +216,7 @@ layer(Server, { excludeTestServices: true })("unified document download", (it) =
       const document = sandbox.addLargeDocument({ size: 3 * MiB, filename: "transport.bin" })
       const providerHttp = yield* ProviderHttp
       const recorder = yield* providerHttp.recorder
-      const transport = providerHttp.transport({ accountId: "transport-test" }, recorder)
+      const transport = providerHttp.transport({ caller: ProviderCaller.Account({ accountId: "transport-test" }) }, recorder)
       const get = (url: string) =>
         transport.send({ method: "GET", url, headers: {}, responseType: "stream", secrets: [] })
       const response = yield* get(document.url)

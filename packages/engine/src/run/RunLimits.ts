@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { ActionError } from "../RunErrors.js"
+import type { ActionError, ForeignFailure } from "../RunErrors.js"
 import type { TokenCache } from "../TokenCache.js"
 
 /* What a caller gives a run besides the connector and the inputs, and what bounds it. */
@@ -39,7 +39,11 @@ export const resolveLimits = (limits: Partial<RunLimits> | undefined): RunLimits
   return out
 }
 
-export interface RunContext {
+/**
+ * `E`: what the caller's hooks fail with of their own (see `ForeignFailure`); `runAction` and
+ * `sendProxyRequest` fail with it as it is, beside the run's `ActionError`s.
+ */
+export interface RunContext<out E = never> {
   /** The linked account's credentials (`$.credentials.*`). */
   readonly credentials: Readonly<Record<string, unknown>>
   /** Account or profile settings (`$.settings.*`). */
@@ -62,10 +66,19 @@ export interface RunContext {
    * For stored OAuth2 tokens: called when the provider answers 401 to a request carrying the
    * account's access token; answers the new access token. Called at most once per run (runs
    * that meet the 401 at the same time share the call); the request is then sent once more
-   * with the new token, whose 401 is the provider's answer. Its failure is the run's failure.
-   * Without it a 401 is the provider's answer.
+   * with the new token, whose 401 is the provider's answer. Its failure is the run's failure:
+   * an `ActionError` as the run's own, a `ForeignFailure` as the caller's (the run fails with
+   * what it carries). Without it a 401 is the provider's answer.
    */
-  readonly refreshAccessToken?: ((rejectedAccessToken: string) => Effect.Effect<string, ActionError>) | undefined
+  readonly refreshAccessToken?: ((rejectedAccessToken: string) => Effect.Effect<string, ActionError | ForeignFailure<E>>) | undefined
+  /**
+   * Run before each provider request the run sends, and before a client-credentials token is
+   * looked up (the lookup may fetch one, shared with other runs, which must not fail with this
+   * run's hook): its failure ends the run there, whatever the step (`ignoreError` too), and the
+   * run fails with it as it is. E.g. the server stops a keyed write whose claim another process
+   * took over.
+   */
+  readonly beforeEachRequest?: Effect.Effect<void, E> | undefined
   /**
    * The run's requests carry none of the connector's authentication: for a refresh action,
    * which authenticates itself with the client credentials and refresh token it is given.

@@ -2,8 +2,8 @@ import { type Context, Duration, Effect, Either } from "effect"
 import type { ActionPlan, ConnectorPlan, StepPlan } from "../actionPlan.js"
 import { ContextScope, type ExpressionBounds, ExpressionError } from "../evaluate.js"
 import type { ParsedConnector } from "../parseConnector.js"
-import { type ProviderTransport, ProviderTransportError } from "../ProviderTransport.js"
-import { type ActionError, ActionDefinitionError, ActionLimitError } from "../RunErrors.js"
+import { type ProviderRequest, type ProviderResponse, type ProviderTransport, ProviderTransportError } from "../ProviderTransport.js"
+import { type ActionError, ActionDefinitionError, ActionLimitError, ForeignFailure, type RunFailure } from "../RunErrors.js"
 import type { ResolvedAuth } from "./auth/ResolvedAuth.js"
 import type { RunContext, RunLimits } from "./RunLimits.js"
 import type { RunSecrets } from "./RunSecrets.js"
@@ -27,14 +27,14 @@ export class RunState {
   /** The latest 2xx answer: expression failures after it are about the provider's data. */
   answered: { readonly status: number; readonly url: string } | undefined
   /** The run's one call of `RunContext.refreshAccessToken`: the token it replaces and its answer. */
-  tokenRefresh: { readonly rejected: string; readonly renewed: Effect.Effect<string, ActionError> } | undefined
+  tokenRefresh: { readonly rejected: string; readonly renewed: Effect.Effect<string, RunFailure> } | undefined
 
   constructor(
     readonly parsed: ParsedConnector,
     readonly connector: ConnectorPlan,
     readonly plan: ActionPlan,
     readonly inputs: Record<string, unknown>,
-    readonly context: RunContext,
+    readonly context: RunContext<unknown>,
     readonly limits: RunLimits,
     readonly transport: Context.Tag.Service<typeof ProviderTransport>,
     readonly secrets: RunSecrets
@@ -45,6 +45,19 @@ export class RunState {
       { inputs, credentials: context.credentials, settings: context.settings ?? {}, steps: this.steps, filter },
       { maxStringLength: limits.maxExpressionOutputChars }
     )
+  }
+
+  /** The caller's `beforeEachRequest`, its failure carried as the caller's; nothing without one. */
+  get beforeRequest(): Effect.Effect<void, ForeignFailure> {
+    const hook = this.context.beforeEachRequest
+    return hook === undefined ? Effect.void : Effect.mapError(hook, (failure) => new ForeignFailure(failure))
+  }
+
+  /** Sends one request of the run through the transport, after the caller's `beforeEachRequest`. */
+  send(request: ProviderRequest): Effect.Effect<ProviderResponse, RunFailure> {
+    return this.context.beforeEachRequest === undefined
+      ? this.transport.send(request)
+      : Effect.zipRight(this.beforeRequest, this.transport.send(request))
   }
 
   get bounds(): ExpressionBounds {

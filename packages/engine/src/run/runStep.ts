@@ -1,17 +1,17 @@
 import { Effect, Either } from "effect"
 import type { StepPlan } from "../actionPlan.js"
 import { isTruthy } from "../evaluate.js"
-import type { ActionError } from "../RunErrors.js"
+import type { RunFailure } from "../RunErrors.js"
 import { redactError } from "./redactError.js"
 import type { RunState } from "./RunState.js"
 import { interpret } from "./steps/StepInterpreter.js"
 
 /**
  * Runs one step into the run's `steps` state: skipped when its condition is false; with
- * `ignoreError`, a failure (other than a run bound) is recorded, redacted, for later steps
- * to read instead of ending the run.
+ * `ignoreError`, a failure (other than a run bound, or the caller's own) is recorded,
+ * redacted, for later steps to read instead of ending the run.
  */
-export const runStep = (run: RunState, step: StepPlan): Effect.Effect<void, ActionError> =>
+export const runStep = (run: RunState, step: StepPlan): Effect.Effect<void, RunFailure> =>
   Effect.gen(function*() {
     const condition = step.condition
     if (condition !== undefined && !(yield* run.evaluate(step, () => isTruthy(condition(run.scope))))) {
@@ -25,6 +25,8 @@ export const runStep = (run: RunState, step: StepPlan): Effect.Effect<void, Acti
       return
     }
     const error = outcome.left
+    // the caller's failure (a claim taken over, an account blocked) is no provider answer to read on
+    if (error._tag === "ForeignFailure") return yield* Effect.fail(error)
     const ignorable = step.ignoreError && (error._tag !== "ActionLimitError" || error.limit === "stepTimeout")
     if (!ignorable) return yield* Effect.fail(error)
     const recorded: Record<string, unknown> = { tag: error._tag, message: redactError(error, run.secrets.textForms()).message }

@@ -4,27 +4,26 @@ import {
   canonicalJson,
   credentialSecrets,
   defaultRunLimits,
+  ForeignFailure,
   inputsFromRequest,
   PROXY_ACTION_ID,
   type ProxyCall,
   type ProviderResponse,
-  ProviderTransport,
-  ProviderTransportError,
+  type ProviderTransport,
   runAction,
   type RunContext,
   sendProxyRequest,
   sha256Hex
 } from "@switchyard/engine"
-import { Cause, Effect, Exit, Option, Ref } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { providerAddresses } from "../Accounts/providerAddresses.js"
 import type { AccountBlocked, AccountNotFound } from "../Accounts/AccountErrors.js"
 import { LastRequestTracker } from "../Accounts/LastRequestTracker.js"
 import { SwitchyardConfig } from "../Config.js"
 import { ActionNotFound } from "../Connectors/ConnectorErrors.js"
 import { TokenRefresher } from "../OAuth2/TokenRefresher.js"
-import { ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
+import { ProviderCaller, ProviderHttp, type RawCall, type RecordedCall, redactCall } from "../Provider/ProviderHttp.js"
 import { loggedBody } from "../Provider/loggedBody.js"
-import { toApiError } from "../toApiError.js"
 import { type AccountContext, AccountContexts } from "../Accounts/AccountContext.js"
 import { redactActionFailure } from "./ActionErrors.js"
 import {
@@ -36,6 +35,7 @@ import {
   ProxyNotSupported
 } from "./ActionRunErrors.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
+import { RunAnswers } from "./RunAnswers.js"
 import { incomingCall } from "./incomingCall.js"
 import { providerCallSummary } from "./providerCallSummary.js"
 import { RequestLog, type RequestLogEntry } from "./RequestLog.js"
@@ -77,15 +77,15 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
 /** Added to the longest a run may last before its claim counts as abandoned even if its process lives. */
 const ABANDONED_MARGIN_MS = 60_000
 const readActionTypes = new Set(["list", "get"])
-/** A failure met inside a run (by its refresh hook or its claim's watch), outside the engine's own failures. */
+/**
+ * A failure met inside a run (by its refresh hook or its claim's watch), outside the engine's
+ * own failures: the engine carries it through as the run's `ForeignFailure` and the run fails
+ * with it as it is (never redacted: it carries no provider data).
+ */
 type FailureWithinRun = AccountBlocked | AccountNotFound | IdempotencyConflict
 
-/** What a run's hook fails with instead of `failure`, remembered so the run can answer `failure`. */
-const standIn = (standIns: Map<ActionError, FailureWithinRun>, failure: FailureWithinRun): ProviderTransportError => {
-  const stand = new ProviderTransportError({ reason: "unavailable", message: failure.message, url: "" })
-  standIns.set(stand, failure)
-  return stand
-}
+const isFailureWithinRun = (failure: ActionError | FailureWithinRun): failure is FailureWithinRun =>
+  failure._tag === "AccountBlocked" || failure._tag === "AccountNotFound" || failure._tag === "IdempotencyConflict"
 
 /**
  * Runs one connector action for one account: account-state rules, profile enablement,
@@ -99,6 +99,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
     const providerHttp = yield* ProviderHttp
     const lastRequests = yield* LastRequestTracker
     const requestLog = yield* RequestLog
+    const runAnswers = yield* RunAnswers
     const idempotency = yield* IdempotencyRepo
     const config = yield* SwitchyardConfig
     const refresher = yield* TokenRefresher
@@ -121,7 +122,7 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
       started: number,
       kind: RequestLogEntry["kind"],
       logAction: string,
-      work: (runContext: RunContext) => Effect.Effect<A, ActionError, ProviderTransport>,
+      work: (runContext: RunContext<FailureWithinRun>) => Effect.Effect<A, ActionError | FailureWithinRun, ProviderTransport>,
       /** Checked before each provider request (a keyed write's claim is still this process's). */
       beforeEachRequest?: Effect.Effect<void, IdempotencyConflict>,
       /** What keeps a finished run's value from being answered (see `RunOptions.accept`); undefined when nothing does. */
@@ -135,23 +136,8 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
           if (credentials !== context.credentials) secrets.push(...credentialSecrets(context.connector, credentials))
           return credentials
         }
+        // the run's calls and those of its token refresh, in the order they were made
         const recorder = yield* providerHttp.recorder
-        const transport = providerHttp.transport({
-          accountId,
-          provider: context.version.key,
-          action: logAction,
-          requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit
-        }, recorder)
-        // a run's hook may only fail with a run failure: an account found blocked meanwhile, or
-        // a claim taken over, travels as a stand-in and leaves the run as itself
-        const failedWithinRun = new Map<ActionError, FailureWithinRun>()
-        const watched = beforeEachRequest === undefined ? transport : ProviderTransport.of({
-          send: (request) =>
-            Effect.zipRight(
-              Effect.catchAll(beforeEachRequest, (takenOver) => Effect.fail(standIn(failedWithinRun, takenOver))),
-              transport.send(request)
-            )
-        })
         const settings = context.account.settings
         // only accounts holding an authorization-code OAuth2 token ever refresh; others read nothing more
         const refreshable = refresher.refreshable(context)
@@ -163,10 +149,10 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
                 ? Effect.succeed(credentials.accessToken)
                 : Effect.fail(ActionInputError.fromIssues([{ input: "credentials.accessToken", message: "is missing after the refresh" }]))
             ),
-            Effect.catchTags({
-              AccountBlocked: (blocked) => Effect.fail(standIn(failedWithinRun, blocked)),
-              AccountNotFound: (gone) => Effect.fail(standIn(failedWithinRun, gone))
-            })
+            // an account found blocked or gone meanwhile is the caller's failure, not the run's
+            Effect.mapError((failure) =>
+              failure._tag === "AccountBlocked" || failure._tag === "AccountNotFound" ? new ForeignFailure(failure) : failure
+            )
           )
         const run = Effect.gen(function*() {
           const credentials = refreshable ? using(yield* refresher.fresh(context, recorder)) : context.credentials
@@ -175,26 +161,27 @@ export class ActionRunner extends Effect.Service<ActionRunner>()("Switchyard/Act
             settings,
             authMethod: context.account.auth_method ?? undefined,
             ...providerAddresses(context.connector.definition, settings),
-            ...(refreshable ? { refreshAccessToken } : {})
+            ...(refreshable ? { refreshAccessToken } : {}),
+            ...(beforeEachRequest === undefined ? {} : { beforeEachRequest })
           })
         }).pipe(
-          Effect.provideService(ProviderTransport, watched),
-          Effect.mapError((failure) =>
-            failure._tag === "AccountBlocked" || failure._tag === "AccountNotFound"
-              ? failure
-              : failedWithinRun.get(Cause.originalError(failure)) ?? redactActionFailure(failure, secrets)
-          )
+          Effect.mapError((failure) => isFailureWithinRun(failure) ? failure : redactActionFailure(failure, secrets))
         )
 
         const runAndLog = Effect.gen(function*() {
-          const ran = yield* Effect.exit(run)
-          const calls = yield* Ref.get(recorder.calls)
+          const { calls, exit: ran } = yield* providerHttp.withTransport({
+            caller: ProviderCaller.Account({ accountId }),
+            provider: context.version.key,
+            action: logAction,
+            requestsPerSecond: context.connector.definition.rateLimit?.mainRatelimit,
+            recorder
+          }, run)
           // a value the caller cannot be answered with fails the run here, so the log says what the caller gets
           const misfit = ran._tag === "Success" && accept !== undefined ? accept(ran.value, calls) : undefined
           const exit = misfit === undefined ? ran : Exit.fail(new AnswerMisfit({ provider: context.version.key, issues: misfit }))
           // the log keeps the status and message the caller is answered with
-          const answer = exit._tag === "Failure" && exit.cause._tag === "Fail" ? toApiError(exit.cause.error) : undefined
-          const status = exit._tag === "Success" ? 200 : answer?.statusCode ?? 500
+          const answer = exit._tag === "Failure" && exit.cause._tag === "Fail" ? runAnswers.answerOf(exit.cause.error) : undefined
+          const status = exit._tag === "Success" ? 200 : answer?.status ?? 500
           yield* requestLog.record({
             projectId,
             accountId,

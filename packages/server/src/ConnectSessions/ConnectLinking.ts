@@ -4,6 +4,7 @@ import type { AccountRow } from "../Accounts/AccountsRepo.js"
 import { type ConnectChoice, ConnectChoices } from "./ConnectChoice.js"
 import { ConnectCompletion } from "./ConnectCompletion.js"
 import { isAuthorizationCode } from "../Connectors/authenticationMethods.js"
+import { ProviderCaller } from "../Provider/ProviderHttp.js"
 import { checkFields } from "./connectFields.js"
 import { InvalidConnectLink } from "./ConnectSessionErrors.js"
 import { ConnectSessions } from "./ConnectSessions.js"
@@ -49,7 +50,7 @@ export class ConnectLinking extends Effect.Service<ConnectLinking>()("Switchyard
           method: choice.method,
           credentials,
           settings,
-          callerId: `connect-session:${session.id}`
+          caller: ProviderCaller.ConnectSession({ sessionId: session.id })
         }).pipe(
           // only the provider's refusal is the end user's doing: an unreachable provider
           // does not use up the session's attempts

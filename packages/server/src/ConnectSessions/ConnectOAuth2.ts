@@ -4,7 +4,6 @@ import {
   type OAuth2Client,
   type OAuth2Error,
   oauth2Method,
-  ProviderTransport,
   startAuthorization
 } from "@switchyard/engine"
 import { Clock, Data, Effect, Either, Option, Schema } from "effect"
@@ -13,7 +12,7 @@ import { SwitchyardConfig } from "../Config.js"
 import { ProfileSetup } from "../ConnectorProfiles/ProfileSetup.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import { secretDigest } from "../Crypto/secretDigest.js"
-import { ProviderHttp } from "../Provider/ProviderHttp.js"
+import { ProviderCaller, ProviderHttp } from "../Provider/ProviderHttp.js"
 import { type ConnectChoice, ConnectChoices } from "./ConnectChoice.js"
 import { ConnectCompletion } from "./ConnectCompletion.js"
 import { isAuthorizationCode } from "../Connectors/authenticationMethods.js"
@@ -123,15 +122,11 @@ export class ConnectOAuth2 extends Effect.Service<ConnectOAuth2>()("Switchyard/C
       request: Parameters<typeof exchangeAuthorizationCode>[2]
     ) =>
       Effect.gen(function*() {
-        const recorder = yield* providerHttp.recorder
-        const transport = providerHttp.transport({
-          accountId: `connect-session:${choice.session.id}`,
-          provider: choice.offered.key,
-          requestsPerSecond: undefined
-        }, recorder)
-        return yield* exchangeAuthorizationCode(method, client, request).pipe(
-          Effect.provideService(ProviderTransport, transport)
-        )
+        const { exit } = yield* providerHttp.withTransport({
+          caller: ProviderCaller.ConnectSession({ sessionId: choice.session.id }),
+          provider: choice.offered.key
+        }, exchangeAuthorizationCode(method, client, request))
+        return yield* exit
       })
 
     /**

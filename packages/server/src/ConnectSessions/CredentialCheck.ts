@@ -3,10 +3,9 @@ import {
   type AuthenticationMethod,
   credentialSecrets,
   type ParsedConnector,
-  ProviderTransport,
   runAction
 } from "@switchyard/engine"
-import { Effect, Either, Ref } from "effect"
+import { Effect, Either } from "effect"
 import { providerAddresses } from "../Accounts/providerAddresses.js"
 import { actionFailureToApiError, redactActionFailure } from "../Actions/ActionErrors.js"
 import { incomingCall } from "../Actions/incomingCall.js"
@@ -15,7 +14,7 @@ import { RequestLog } from "../Actions/RequestLog.js"
 import { SwitchyardConfig } from "../Config.js"
 import { projectContact } from "../Projects/projectContact.js"
 import { ProjectsRepo } from "../Projects/ProjectsRepo.js"
-import { ProviderHttp } from "../Provider/ProviderHttp.js"
+import { callerKey, type ProviderCaller, ProviderHttp } from "../Provider/ProviderHttp.js"
 import { ConnectCredentialsRefused, ConnectProviderUnreachable } from "./ConnectSessionErrors.js"
 
 export interface CredentialsToCheck {
@@ -26,8 +25,8 @@ export interface CredentialsToCheck {
   readonly method: AuthenticationMethod
   readonly credentials: Readonly<Record<string, unknown>>
   readonly settings: Readonly<Record<string, unknown>>
-  /** Who the calls are for in the outbound limits and the request log (no account exists yet). */
-  readonly callerId: string
+  /** Whom the calls are for in the outbound limits and the request log (no account exists yet). */
+  readonly caller: ProviderCaller
 }
 
 /** The method's `testActions`, each `{action, required}` (a bare id is required). */
@@ -89,27 +88,20 @@ export class CredentialCheck extends Effect.Service<CredentialCheck>()("Switchya
         const provider = input.connector.definition.info.key
         for (const test of testActionsOf(input.method)) {
           const started = Date.now()
-          const recorder = yield* providerHttp.recorder
-          const transport = providerHttp.transport({
-            accountId: input.callerId,
+          const { calls, exit } = yield* providerHttp.withTransport({
+            caller: input.caller,
             provider,
             requestsPerSecond: input.connector.definition.rateLimit?.mainRatelimit
-          }, recorder)
-          const outcome = yield* runAction(input.connector, test.action, {}, {
+          }, runAction(input.connector, test.action, {}, {
             credentials: input.credentials,
             settings,
             authMethod: input.methodName,
             ...providerAddresses(input.connector.definition, settings)
-          }).pipe(
-            Effect.provideService(ProviderTransport, transport),
-            Effect.mapError((failure) => redactActionFailure(failure, secrets)),
-            Effect.either
-          )
-          const calls = yield* Ref.get(recorder.calls)
-          const failure = Either.getLeft(outcome)
+          }).pipe(Effect.mapError((failure) => redactActionFailure(failure, secrets))))
+          const failure = Either.getLeft(yield* Effect.either(exit))
           yield* requestLog.record({
             projectId: input.projectId,
-            accountId: input.callerId,
+            accountId: callerKey(input.caller),
             provider,
             incoming: yield* incomingCall(config.publicUrl),
             kind: "connect",

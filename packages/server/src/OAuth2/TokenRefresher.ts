@@ -4,7 +4,6 @@ import {
   type OAuth2Error,
   oauth2Method,
   type ParsedConnector,
-  ProviderTransport,
   refreshTokens,
   type TokenSet
 } from "@switchyard/engine"
@@ -19,7 +18,7 @@ import { isAuthorizationCode, namedMethods } from "../Connectors/authenticationM
 import { oauthClientOf, oauthCredentials } from "./oauthCredentials.js"
 import { CredentialCipher } from "../Crypto/CredentialCipher.js"
 import type { CallRecorder, RecordedCall } from "../Provider/CallRecorder.js"
-import { ProviderHttp } from "../Provider/ProviderHttp.js"
+import { ProviderCaller, ProviderHttp } from "../Provider/ProviderHttp.js"
 import { ServerInstance } from "../Scheduler/ServerInstance.js"
 import { RefreshLeaseRepo, type StoredCredentials } from "./RefreshLeaseRepo.js"
 import {
@@ -180,19 +179,12 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
         const { context, credentials, seen } = flight
         const key = accountKey(context)
         const { client, method, refreshToken } = yield* grantOf(context, credentials)
-        const calls = yield* providerHttp.recorder
-        const outcome = yield* refreshTokens(context.connector, method, client, {
-          credentials,
-          settings: context.account.settings,
-          refreshToken
-        }).pipe(
-          Effect.provideService(
-            ProviderTransport,
-            providerHttp.transport({ accountId: context.account.id, provider: context.version.key, action: "oauth2_refresh" }, calls)
-          ),
-          Effect.either
+        const { calls, exit } = yield* providerHttp.withTransport(
+          { caller: ProviderCaller.Account({ accountId: context.account.id }), provider: context.version.key, action: "oauth2_refresh" },
+          refreshTokens(context.connector, method, client, { credentials, settings: context.account.settings, refreshToken })
         )
-        yield* keepCalls(calls.calls, flight.recorder, Either.getRight(outcome))
+        const outcome = yield* Effect.either(exit)
+        yield* keepCalls(calls, flight.recorder, Either.getRight(outcome))
         recordTokenRefresh(
           context.version.key,
           Either.isRight(outcome) ? "success" : outcome.left.kind === "invalid_grant" ? "revoked" : "failed"
@@ -219,24 +211,24 @@ export class TokenRefresher extends Effect.Service<TokenRefresher>()("Switchyard
 
     /** The token call as the caller's `raw` shows it: the new tokens are secrets of that call too. */
     const keepCalls = (
-      calls: Ref.Ref<ReadonlyArray<RecordedCall>>,
+      made: ReadonlyArray<RecordedCall>,
       recorder: CallRecorder | undefined,
       tokens: Option.Option<TokenSet>
-    ) =>
-      recorder === undefined ? Effect.void : Effect.flatMap(Ref.get(calls), (made) => {
-        const issued = Option.match(tokens, {
-          onNone: () => [],
-          onSome: (set) => [set.accessToken, ...(set.refreshToken === undefined ? [] : [set.refreshToken])]
-        })
-        const redacted = made.map((call): RecordedCall => ({
-          ...call,
-          request: {
-            ...call.request,
-            secrets: [...call.request.secrets, ...issued, ...tokenValues(call.response?.body, [])]
-          }
-        }))
-        return Ref.update(recorder.calls, (before) => [...before, ...redacted])
+    ) => {
+      if (recorder === undefined) return Effect.void
+      const issued = Option.match(tokens, {
+        onNone: () => [],
+        onSome: (set) => [set.accessToken, ...(set.refreshToken === undefined ? [] : [set.refreshToken])]
       })
+      const redacted = made.map((call): RecordedCall => ({
+        ...call,
+        request: {
+          ...call.request,
+          secrets: [...call.request.secrets, ...issued, ...tokenValues(call.response?.body, [])]
+        }
+      }))
+      return Ref.update(recorder.calls, (before) => [...before, ...redacted])
+    }
 
     /**
      * One flight: take the lease over the version seen and refresh, or wait for whoever holds

@@ -7,7 +7,7 @@ import {
   ProviderTransportError,
   StreamedBody
 } from "@switchyard/engine"
-import { Chunk, Clock, Duration, Effect, Either, Option, Ref, Stream } from "effect"
+import { Chunk, Clock, Data, Duration, Effect, Either, type Exit, Option, Ref, Stream } from "effect"
 import { SwitchyardConfig } from "../Config.js"
 import { contentLengthOf, errorCodeOf, neverConnected, OutboundHttp } from "./OutboundHttp.js"
 import { makeOutboundVerdicts, VerdictKey } from "./OutboundVerdicts.js"
@@ -18,24 +18,63 @@ import type { RateLimitStoreUnavailable } from "./SharedRateLimits.js"
 import { redactText, redactValue } from "./Redaction.js"
 import type { CallRecorder, RecordedCall } from "./CallRecorder.js"
 import { answerOutcome, metricsEnabled, recordProviderCall, recordRateLimitRefusal, recordRateLimitWait } from "../Metrics/ServerMetrics.js"
-import { defaultRetryPolicy, RetryableAnswer, retryableStatus, retriedAfterFailure, type RetryPolicy, retrySchedule } from "./RetryPolicy.js"
+import {
+  defaultRetryPolicy,
+  RetryableAnswer,
+  retryableStatus,
+  retriedAfterFailure,
+  type RetryPolicy,
+  retrySchedule,
+  UndeliveredCall
+} from "./RetryPolicy.js"
 
 export { type CallRecorder, type RawCall, type RecordedCall, redactCall } from "./CallRecorder.js"
 
-/** What a run of one account's action may do against its provider. */
+/**
+ * Whom provider calls are made for: an account, or a connect session checking or exchanging
+ * what an end user entered before any account exists.
+ */
+export type ProviderCaller = Data.TaggedEnum<{
+  Account: { readonly accountId: string }
+  ConnectSession: { readonly sessionId: string }
+}>
+export const ProviderCaller = Data.taggedEnum<ProviderCaller>()
+
+/**
+ * The caller's key: its share of a provider's rate limit and concurrency (in this process and
+ * in the shared store), its name in spans and in the request log. A connect session's is
+ * `connect-session:<id>`, so it never shares an account's.
+ */
+export const callerKey = (caller: ProviderCaller): string =>
+  caller._tag === "Account" ? caller.accountId : `connect-session:${caller.sessionId}`
+
+/** What calls for one caller may do against its provider. */
 export interface TransportOptions {
-  readonly accountId: string
+  readonly caller: ProviderCaller
   /** The provider as errors name it (the connector key), e.g. "greenhouse". */
   readonly provider?: string | undefined
   /** The connector action this call is part of (its span and metrics name it), e.g. "ats_list_applications". */
   readonly action?: string | undefined
-  /** Requests per second the provider tolerates per account (the connector's rateLimit). */
+  /** Requests per second the provider tolerates per account, and so per caller (the connector's rateLimit). */
   readonly requestsPerSecond?: number | undefined
   readonly policy?: Partial<RetryPolicy> | undefined
 }
 
-/** Failures of requests that never reached the provider (see `neverConnected`). */
-const undelivered = new WeakSet<ProviderTransportError>()
+/** A caller's transport for `withTransport`, and where its calls are recorded. */
+export interface CallerTransport extends TransportOptions {
+  /** A recorder others add to as well (a run's token refresh records its call there); default one of its own. */
+  readonly recorder?: CallRecorder | undefined
+}
+
+/** How an effect run with a caller's transport ended, and the provider calls it made. */
+export interface WithCalls<A, E> {
+  readonly exit: Exit.Exit<A, E>
+  /**
+   * In the order they were made, as recorded: each carries its secrets, and is shown only
+   * redacted (`redactCall`, or the request log's summary), on demand, as redacting costs.
+   */
+  readonly calls: ReadonlyArray<RecordedCall>
+}
 
 const MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 const MAX_CONCURRENT_PER_ACCOUNT = 8
@@ -53,7 +92,7 @@ const waitForRateSlot = (waitMs: number) =>
  * What a provider call's span says: method, host and port, connector, action and account. Never the
  * path, query or headers: connectors put credentials in all three.
  */
-const callAttributes = (request: ProviderRequest, options: TransportOptions): Record<string, unknown> => {
+const callAttributes = (request: ProviderRequest, options: TransportOptions, caller: string): Record<string, unknown> => {
   const url = URL.canParse(request.url) ? new URL(request.url) : undefined
   return {
     "http.request.method": request.method,
@@ -62,7 +101,8 @@ const callAttributes = (request: ProviderRequest, options: TransportOptions): Re
     "switchyard.provider": options.provider ?? "(unknown)",
     "switchyard.connector.key": options.provider ?? "(unknown)",
     ...(options.action === undefined ? {} : { "switchyard.action.id": options.action }),
-    "switchyard.account.id": options.accountId
+    // documented as the account's: a connect session's calls show its key, as the request log does
+    "switchyard.account.id": caller
   }
 }
 
@@ -136,6 +176,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
     const admitShared = (
       limits: AccountLimits,
       options: TransportOptions,
+      caller: string,
       url: string,
       now: number,
       bounded: boolean
@@ -143,31 +184,27 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       const local = bounded ? limits.slots.admit(now) : limits.slots.admit(now, false)
       const rate = rateOf(options.requestsPerSecond)
       if (shared === undefined || local._tag === "Refused" || rate === undefined) return Effect.succeed(local)
-      return shared.reserve(`${options.accountId}:${options.requestsPerSecond}`, rate, bounded ? config.providerMaxQueueWaitMs : undefined).pipe(
+      return shared.reserve(`${caller}:${options.requestsPerSecond}`, rate, bounded ? config.providerMaxQueueWaitMs : undefined).pipe(
         Effect.map((reservation): Admission | Refusal => {
           if (reservation.admitted) return { _tag: "Admitted", waitMs: reservation.waitMs }
           limits.slots.leave()
           return { _tag: "Refused", waitMs: reservation.waitMs, why: "rate" }
         }),
         Effect.onError(() => Effect.sync(() => limits.slots.leave())),
-        Effect.catchTag("RateLimitStoreUnavailable", (failure) => Effect.flatMap(storeUnavailable(failure, url), Effect.fail))
+        Effect.catchTag("RateLimitStoreUnavailable", (failure) => Effect.fail(storeUnavailable(failure, url)))
       )
     }
 
     /**
      * The rate-limit store failed: the call is not sent, as its provider's limit could not be
-     * kept. Not logged per call (an outage would flood the log): the Redis client logs when an
-     * outage starts and ends, and the answer (502) says why.
+     * kept, and not tried again (`unavailable`). Not logged per call (an outage would flood the
+     * log): the Redis client logs when an outage starts and ends, and the answer (502) says why.
      */
     const storeUnavailable = (failure: RateLimitStoreUnavailable, url: string) =>
-      Effect.sync(() => {
-        const error = new ProviderTransportError({
-          reason: "unavailable",
-          message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
-          url
-        })
-        undelivered.add(error)
-        return error
+      new ProviderTransportError({
+        reason: "unavailable",
+        message: `the provider rate limit store is unavailable, so the call was not sent: ${failure.message}`,
+        url
       })
 
     const checkProviderUrl = (url: string, foreign: boolean) =>
@@ -293,10 +330,10 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         url
       })
 
-    const unreachable = (url: string, why: string, never: boolean) => {
+    /** No answer; `neverConnected`: nothing reached the provider, which the retry schedule is told. */
+    const unreachable = (url: string, why: string, neverConnected: boolean) => {
       const failure = new ProviderTransportError({ reason: "unreachable", message: `provider unreachable: ${why}`, url })
-      if (never) undelivered.add(failure)
-      return failure
+      return neverConnected ? new UndeliveredCall({ failure }) : failure
     }
 
     /** One attempt whose answer is read whole (JSON, text or bytes), within `timeout`. */
@@ -411,6 +448,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
       limits: AccountLimits,
       request: ProviderRequest,
       options: TransportOptions,
+      caller: string,
       recorder: CallRecorder | undefined
     ) =>
       Effect.gen(function*() {
@@ -426,7 +464,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         // only a new call may be refused: a retry of an admitted one takes its turn
         const first = shared === undefined
           ? limits.slots.admit(started)
-          : yield* admitShared(limits, options, redactedUrl, started, true)
+          : yield* admitShared(limits, options, caller, redactedUrl, started, true)
         if (first._tag === "Refused") {
           recordRateLimitRefusal(options.provider, first.why)
           recordProviderCall(options.provider, options.action, "rate_limited", 0, 0)
@@ -440,7 +478,7 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             recordRateLimitWait(options.provider, admission.waitMs)
             return admittedAttempt(request, limits, admission, policy, deadline, redactedUrl, provider, attempts)
           }
-          return Effect.flatMap(admitShared(limits, options, redactedUrl, now, false), (admission) => {
+          return Effect.flatMap(admitShared(limits, options, caller, redactedUrl, now, false), (admission) => {
             attempts++
             recordRateLimitWait(options.provider, admission.waitMs)
             // unbounded: neither this process's slots nor the store refuse a retry
@@ -458,14 +496,16 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
             ...(status === undefined ? {} : { "http.response.status_code": status })
           })
         return yield* once.pipe(
-          retriedAfterFailure(retrySchedule(policy, request.method, deadline, (error) => !undelivered.has(error))),
+          retriedAfterFailure(retrySchedule(policy, request.method, deadline)),
           Effect.matchEffect({
             onSuccess: (response) =>
               Effect.zipRight(
                 Effect.zipRight(outcome(response.status), measured(answerOutcome(response.status))),
                 Effect.as(record(response), response)
               ),
-            onFailure: (failure) => {
+            onFailure: (attemptFailure) => {
+              // an undelivered call fails as any call without an answer; only the schedule told them apart
+              const failure = attemptFailure._tag === "UndeliveredCall" ? attemptFailure.failure : attemptFailure
               if (failure._tag !== "RetryableAnswer") {
                 return Effect.zipRight(
                   Effect.zipRight(outcome(failure.response?.status), measured(failure.reason)),
@@ -493,25 +533,45 @@ export class ProviderHttp extends Effect.Service<ProviderHttp>()("Switchyard/Pro
         )
       })
 
-    const send = (options: TransportOptions, recorder: CallRecorder | undefined) => (request: ProviderRequest) =>
-      Effect.zipRight(
-        checkProviderUrl(request.url, request.foreign === true),
-        // with a shared store, the process's slots only bound the calls waiting here
-        limiters.use(options.accountId, shared === undefined ? options.requestsPerSecond : undefined, (limits) => sendWithin(limits, request, options, recorder))
-      ).pipe(
-        Effect.withSpan("ProviderHttp.call", {
-          kind: "client",
-          attributes: callAttributes(request, options),
-          captureStackTrace: false
-        })
-      )
+    const send = (options: TransportOptions, recorder: CallRecorder | undefined) => {
+      const caller = callerKey(options.caller)
+      return (request: ProviderRequest) =>
+        Effect.zipRight(
+          checkProviderUrl(request.url, request.foreign === true),
+          // with a shared store, the process's slots only bound the calls waiting here
+          limiters.use(caller, shared === undefined ? options.requestsPerSecond : undefined, (limits) =>
+            sendWithin(limits, request, options, caller, recorder))
+        ).pipe(
+          Effect.withSpan("ProviderHttp.call", {
+            kind: "client",
+            attributes: callAttributes(request, options, caller),
+            captureStackTrace: false
+          })
+        )
+    }
 
-    /** A transport for one run of one account's action. */
+    /** A transport for the calls of one caller (one run of an account's action, one credential check). */
     const transport = (options: TransportOptions, recorder?: CallRecorder) =>
       ProviderTransport.of({ send: send(options, recorder) })
 
     const recorder = Effect.map(Ref.make<ReadonlyArray<RecordedCall>>([]), (calls): CallRecorder => ({ calls }))
 
-    return { transport, recorder } as const
+    /**
+     * Runs `effect` with the caller's transport (its limits, retries and outbound policy), and
+     * answers how it ended with the provider calls it made. A defect or an interruption is in
+     * `exit` too: `yield* exit` passes it on as it came.
+     */
+    const withTransport = <A, E, R>(
+      options: CallerTransport,
+      effect: Effect.Effect<A, E, R>
+    ): Effect.Effect<WithCalls<A, E>, never, Exclude<R, ProviderTransport>> =>
+      Effect.gen(function*() {
+        const { recorder: given, ...transportOptions } = options
+        const calls = given ?? (yield* recorder)
+        const exit = yield* Effect.exit(Effect.provideService(effect, ProviderTransport, transport(transportOptions, calls)))
+        return { exit, calls: yield* Ref.get(calls.calls) }
+      })
+
+    return { transport, recorder, withTransport } as const
   })
 }) {}

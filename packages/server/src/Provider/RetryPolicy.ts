@@ -44,7 +44,16 @@ export class RetryableAnswer extends Data.TaggedError("RetryableAnswer")<{
   readonly retryAfter: number | undefined
 }> {}
 
-export type AttemptFailure = RetryableAnswer | ProviderTransportError
+/**
+ * A call that failed before any of it reached the provider (its connection never opened):
+ * nothing was delivered, so any method may be sent again. Carried from an attempt to the retry
+ * schedule only; the call fails with `failure`.
+ */
+export class UndeliveredCall extends Data.TaggedError("UndeliveredCall")<{
+  readonly failure: ProviderTransportError
+}> {}
+
+export type AttemptFailure = RetryableAnswer | ProviderTransportError | UndeliveredCall
 
 /** Exponential backoff with full jitter, as the client backs off (`jitteredBackoffMillis`). */
 const backoff = (policy: RetryPolicy, attempt: number) =>
@@ -57,14 +66,13 @@ const backoff = (policy: RetryPolicy, attempt: number) =>
  * When a provider call is tried again: at most `maxAttempts` in all; after the provider's
  * `Retry-After` when it names one, else after `backoff`. An answer is not waited for when the
  * wait would end past `deadline` (ms since the epoch); a failure without an answer is retried
- * while the deadline has not passed, if `retryableFailure` allows (`delivered` tells whether
- * the failed request reached the provider).
+ * while the deadline has not passed, if `retryableFailure` allows (an `UndeliveredCall` never
+ * reached the provider, any other failure may have).
  */
 export const retrySchedule = (
   policy: RetryPolicy,
   method: string,
-  deadline: number,
-  delivered: (error: ProviderTransportError) => boolean
+  deadline: number
 ): Schedule.Schedule<Duration.Duration, AttemptFailure> =>
   Schedule.recurs(policy.maxAttempts - 1).pipe(
     Schedule.intersect(Schedule.identity<AttemptFailure>()),
@@ -77,7 +85,9 @@ export const retrySchedule = (
       Effect.map(Clock.currentTimeMillis, (now) =>
         failure._tag === "RetryableAnswer"
           ? now + Duration.toMillis(wait) < deadline
-          : retryableFailure(method, failure.reason, delivered(failure)) && now < deadline)
+          : failure._tag === "UndeliveredCall"
+          ? retryableFailure(method, failure.failure.reason, false) && now < deadline
+          : retryableFailure(method, failure.reason, true) && now < deadline)
     ),
     Schedule.addDelay((wait) => wait)
   )

@@ -1,7 +1,7 @@
 import { Effect, Either } from "effect"
 import type { AuthPlan } from "../../actionPlan.js"
 import type { ProviderRequest } from "../../ProviderTransport.js"
-import { type ActionError, ActionInputError } from "../../RunErrors.js"
+import { type ActionError, ActionInputError, type RunFailure } from "../../RunErrors.js"
 import { defaultTokenCache, type FetchedToken, TokenCache } from "../../TokenCache.js"
 import { httpError } from "../http/providerAnswers.js"
 import type { RunState } from "../RunState.js"
@@ -23,7 +23,7 @@ export const tokenCacheOf = (run: RunState): TokenCache => run.context.tokenCach
 export const resolveClientCredentials = (
   plan: ClientCredentialsPlan,
   run: RunState
-): Effect.Effect<ResolvedAuth, ActionError> =>
+): Effect.Effect<ResolvedAuth, RunFailure> =>
   Effect.flatMap(
     run.attempt(undefined, () =>
       Either.flatMap(
@@ -45,7 +45,10 @@ export const resolveClientCredentials = (
       )),
     (request) => {
       const key = TokenCache.key({ ...request, scope: plan.scope })
-      return Effect.map(tokenCacheOf(run).get(key, fetchToken(run, plan, request)), (token): ResolvedAuth => {
+      // the caller's check comes before the lookup: a fetch under way is shared by the runs
+      // that miss, so it must fail with nothing of one run's own
+      const token = Effect.zipRight(run.beforeRequest, tokenCacheOf(run).get(key, fetchToken(run, plan, request)))
+      return Effect.map(token, (token): ResolvedAuth => {
         run.secrets.add(token)
         return { ...authorizationHeader(plan.includeBearer ? `Bearer ${token}` : token), cacheKey: key }
       })

@@ -1,5 +1,5 @@
 import { Deferred, Effect, FiberId } from "effect"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { type ResolvedAuth, storedTokenAuth } from "./ResolvedAuth.js"
 
@@ -9,15 +9,15 @@ import { type ResolvedAuth, storedTokenAuth } from "./ResolvedAuth.js"
  * run; requests of the run that carried the same rejected token share its answer), which
  * becomes the run's authentication. `undefined`: nothing to renew, the 401 stands.
  */
-export const renewStoredToken = (run: RunState, auth: ResolvedAuth): Effect.Effect<ResolvedAuth | undefined, ActionError> =>
+export const renewStoredToken = (run: RunState, auth: ResolvedAuth): Effect.Effect<ResolvedAuth | undefined, RunFailure> =>
   Effect.suspend(() => {
     const hook = run.context.refreshAccessToken
     const stored = auth.storedToken
     if (hook === undefined || stored === undefined) return Effect.succeed(undefined)
-    let renewed: Effect.Effect<string, ActionError>
+    let renewed: Effect.Effect<string, RunFailure>
     const entry = run.tokenRefresh
     if (entry === undefined) {
-      const answer = Deferred.unsafeMake<string, ActionError>(FiberId.none)
+      const answer = Deferred.unsafeMake<string, RunFailure>(FiberId.none)
       run.tokenRefresh = { rejected: stored.accessToken, renewed: Deferred.await(answer) }
       renewed = Effect.zipRight(Effect.intoDeferred(Effect.suspend(() => hook(stored.accessToken)), answer), Deferred.await(answer))
     } else if (entry.rejected === stored.accessToken) {

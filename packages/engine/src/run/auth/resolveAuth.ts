@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { AuthPlan } from "../../actionPlan.js"
-import { type ActionError, ActionDefinitionError } from "../../RunErrors.js"
+import { ActionDefinitionError, type RunFailure } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { resolveClientCredentials, tokenCacheOf } from "./clientCredentials.js"
 import { noAuth, type ResolvedAuth } from "./ResolvedAuth.js"
@@ -9,7 +9,7 @@ import { resolveApiKey, resolveBasic, resolveBearer, resolveNone, resolveStoredT
 type AuthResolver<Tag extends AuthPlan["_tag"]> = (
   plan: Extract<AuthPlan, { _tag: Tag }>,
   run: RunState
-) => Effect.Effect<ResolvedAuth, ActionError>
+) => Effect.Effect<ResolvedAuth, RunFailure>
 
 /** One resolver per method kind; a new kind in `AuthPlan` does not compile until it has one. */
 const resolvers: { readonly [Tag in AuthPlan["_tag"]]: AuthResolver<Tag> } = {
@@ -31,7 +31,7 @@ const authPlanOf = (run: RunState): AuthPlan | ActionDefinitionError => {
 }
 
 /** The run's authentication, resolved on first use and kept for the rest of the run. */
-export const authorization = (run: RunState): Effect.Effect<ResolvedAuth, ActionError> => {
+export const authorization = (run: RunState): Effect.Effect<ResolvedAuth, RunFailure> => {
   if (run.auth !== undefined) return Effect.succeed(run.auth)
   if (run.context.withoutAuthentication === true) return Effect.succeed(noAuth)
   const plan = authPlanOf(run)

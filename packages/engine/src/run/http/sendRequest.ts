@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
 import type { ProviderRequest, ProviderResponse } from "../../ProviderTransport.js"
-import { type ActionError, ActionLimitError } from "../../RunErrors.js"
+import { ActionLimitError, type RunFailure } from "../../RunErrors.js"
 import { renewStoredToken } from "../auth/renewStoredToken.js"
 import { authorization, forgetCachedToken } from "../auth/resolveAuth.js"
 import { noAuth, type ResolvedAuth } from "../auth/ResolvedAuth.js"
@@ -19,7 +19,7 @@ export const sendRequest = (
   run: RunState,
   step: StepPlan | undefined,
   built: BuiltRequest
-): Effect.Effect<ProviderResponse, ActionError> =>
+): Effect.Effect<ProviderResponse, RunFailure> =>
   Effect.gen(function*() {
     const auth = built.bare === true || built.withoutAuthentication === true ? noAuth : yield* authorization(run)
     let response = yield* sendWith(run, built, auth)
@@ -56,5 +56,5 @@ const sendWith = (run: RunState, built: BuiltRequest, auth: ResolvedAuth) => {
     ...(built.bare === true ? { foreign: true } : {}),
     secrets: run.secrets.list()
   }
-  return run.transport.send(request)
+  return run.send(request)
 }

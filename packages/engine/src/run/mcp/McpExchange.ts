@@ -12,7 +12,7 @@ import {
 import { Cause, Deferred, Effect, type Fiber } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
 import { type ProviderResponse, ProviderTransportError } from "../../ProviderTransport.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { ActionError, RunFailure } from "../../RunErrors.js"
 import { httpError } from "../http/providerAnswers.js"
 import { header, isRecord, isSuccess } from "../wireValues.js"
 
@@ -71,9 +71,9 @@ export class McpExchange {
   /** The provider's answer to the request under way, once it came. */
   response: ProviderResponse | undefined = undefined
   answer: JSONRPCResultResponse | JSONRPCErrorResponse | undefined = undefined
-  failure: Cause.Cause<ActionError> | undefined = undefined
+  failure: Cause.Cause<RunFailure> | undefined = undefined
   /** Provider calls under way (each a fiber of `sendRequest`), interrupted when the client closes. */
-  readonly inflight = new Set<Fiber.RuntimeFiber<ProviderResponse, ActionError>>()
+  readonly inflight = new Set<Fiber.RuntimeFiber<ProviderResponse, RunFailure>>()
 
   constructor(
     readonly step: StepPlan,
@@ -81,14 +81,14 @@ export class McpExchange {
     readonly url: string,
     /** The run's redaction, for the errors that do not pass the run's boundary redacted (`ProviderTransportError`). */
     readonly redact: (text: string) => string,
-    readonly failed: Deferred.Deferred<never, ActionError>
+    readonly failed: Deferred.Deferred<never, RunFailure>
   ) {}
 
   static make = (step: StepPlan, url: string, redact: (text: string) => string) =>
-    Effect.map(Deferred.make<never, ActionError>(), (failed) => new McpExchange(step, url, redact, failed))
+    Effect.map(Deferred.make<never, RunFailure>(), (failed) => new McpExchange(step, url, redact, failed))
 
   /** Notes the first failure (later ones are consequences) and ends the step with it. */
-  fail(cause: Cause.Cause<ActionError>) {
+  fail(cause: Cause.Cause<RunFailure>) {
     if (this.failure !== undefined) return
     this.failure = cause
     Deferred.unsafeDone(this.failed, Effect.failCause(cause))
@@ -130,7 +130,7 @@ export class McpExchange {
    * Runs one call of the SDK's client for `method`; fails with the failure noted first, as
    * soon as it is noted, else with what `failureOf` reads in the answer.
    */
-  call<A>(method: string, sdkCall: () => Promise<A>): Effect.Effect<A, ActionError> {
+  call<A>(method: string, sdkCall: () => Promise<A>): Effect.Effect<A, RunFailure> {
     return Effect.suspend(() => {
       this.method = method
       return Effect.tryPromise({ try: sdkCall, catch: (error) => error })

@@ -5,7 +5,7 @@ import { isJSONRPCRequest, type JSONRPCMessage, ResultSchema } from "@modelconte
 import { Effect, Fiber } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
 import { mcpInitializeParams } from "../../mcp.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import type { RunState } from "../RunState.js"
 import { McpExchange } from "./McpExchange.js"
 import { mcpFetch } from "./mcpFetch.js"
@@ -41,7 +41,7 @@ export const callMcp = (
   url: URL,
   method: string,
   params: Record<string, unknown>
-): Effect.Effect<{ readonly result: Record<string, unknown>; readonly status: number }, ActionError> =>
+): Effect.Effect<{ readonly result: Record<string, unknown>; readonly status: number }, RunFailure> =>
   Effect.scoped(Effect.gen(function*() {
     const exchange = yield* McpExchange.make(step, url.toString(), (text) => run.secrets.redact(text))
     const runtime = yield* Effect.runtime<never>()

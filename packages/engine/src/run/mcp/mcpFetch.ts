@@ -3,7 +3,7 @@ import { isJSONRPCRequest } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Exit, FiberId, Runtime } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
 import type { ProviderResponse } from "../../ProviderTransport.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import type { BuiltRequest } from "../http/BuiltRequest.js"
 import { isParsedBody, NULL_BODY_STATUSES, responseBodyText } from "../http/fetchResponseBody.js"
 import { sendRequest } from "../http/sendRequest.js"
@@ -68,7 +68,7 @@ const send = (
   effect: ReturnType<typeof sendRequest>,
   signal: AbortSignal | undefined
 ) =>
-  new Promise<Exit.Exit<ProviderResponse, ActionError>>((resolve) => {
+  new Promise<Exit.Exit<ProviderResponse, RunFailure>>((resolve) => {
     const fiber = Runtime.runFork(runtime)(effect)
     exchange.inflight.add(fiber)
     const onAbort = () => fiber.unsafeInterruptAsFork(FiberId.none)

@@ -1,6 +1,6 @@
 import type { Effect } from "effect"
 import type { StepKind, StepPlan } from "../../actionPlan.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import type { RunState, StepOutput } from "../RunState.js"
 import { downloadFile } from "./downloadFile.js"
 import { groupData } from "./groupData.js"
@@ -22,7 +22,7 @@ export type StepInterpreter<Tag extends StepKind["_tag"]> = (
   run: RunState,
   step: StepPlan,
   kind: StepKindOf<Tag>
-) => Effect.Effect<StepOutput, ActionError>
+) => Effect.Effect<StepOutput, RunFailure>
 
 /** One interpreter per step kind; a new kind in `StepKind` does not compile until it has one. */
 export const stepInterpreters: { readonly [Tag in StepKind["_tag"]]: StepInterpreter<Tag> } = {
@@ -37,7 +37,7 @@ export const stepInterpreters: { readonly [Tag in StepKind["_tag"]]: StepInterpr
   mcp_request: mcpRequest
 }
 
-export const interpret = (run: RunState, step: StepPlan): Effect.Effect<StepOutput, ActionError> => {
+export const interpret = (run: RunState, step: StepPlan): Effect.Effect<StepOutput, RunFailure> => {
   const interpreter = stepInterpreters[step.kind._tag] as StepInterpreter<typeof step.kind._tag>
   return interpreter(run, step, step.kind)
 }

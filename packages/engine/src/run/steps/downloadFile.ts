@@ -3,7 +3,7 @@ import type { StepPlan } from "../../actionPlan.js"
 import type { Evaluator } from "../../evaluate.js"
 import { FileDownload } from "../../FileDownload.js"
 import { StreamedBody } from "../../ProviderTransport.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse } from "../http/providerAnswers.js"
 import { sendRequest } from "../http/sendRequest.js"
@@ -16,7 +16,7 @@ import type { StepKindOf } from "./StepInterpreter.js"
  * on unread), with its media type and name. The link may point at another host (a
  * pre-signed URL): it is then fetched bare, over https only.
  */
-export const downloadFile = (run: RunState, step: StepPlan, kind: StepKindOf<"download_file">): Effect.Effect<StepOutput, ActionError> => {
+export const downloadFile = (run: RunState, step: StepPlan, kind: StepKindOf<"download_file">): Effect.Effect<StepOutput, RunFailure> => {
   const streamed = run.context.downloads === "stream"
   return Effect.gen(function*() {
     const built = yield* run.attempt(step, () =>

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse, readBody } from "../http/providerAnswers.js"
 import { sendRequest } from "../http/sendRequest.js"
@@ -10,7 +10,7 @@ import { isEmptyCursor } from "../wireValues.js"
 import type { StepKindOf } from "./StepInterpreter.js"
 
 /** `request`: one call; `data` and `next` read from the answer by `dataKey` / `nextKey`. */
-export const httpRequest = (run: RunState, step: StepPlan, { http }: StepKindOf<"request">): Effect.Effect<StepOutput, ActionError> =>
+export const httpRequest = (run: RunState, step: StepPlan, { http }: StepKindOf<"request">): Effect.Effect<StepOutput, RunFailure> =>
   Effect.gen(function*() {
     const built = yield* run.attempt(step, () => buildRequest(run, step, http, { method: "GET", proxy: true }))
     const response = yield* Effect.flatMap(sendRequest(run, step, built), (sent) => stepAnswer(run, step, http, built, sent))

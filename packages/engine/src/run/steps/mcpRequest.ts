@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import { resolveUrl } from "../http/providerUrls.js"
 import { callMcp } from "../mcp/callMcp.js"
 import type { RunState, StepOutput } from "../RunState.js"
@@ -11,7 +11,7 @@ import type { StepKindOf } from "./StepInterpreter.js"
  * `mcp_request`: one JSON-RPC call to a remote MCP server (`tools/list` pages by cursor),
  * through the MCP SDK's client over the run's provider calls (`callMcp`).
  */
-export const mcpRequest = (run: RunState, step: StepPlan, kind: StepKindOf<"mcp_request">): Effect.Effect<StepOutput, ActionError> =>
+export const mcpRequest = (run: RunState, step: StepPlan, kind: StepKindOf<"mcp_request">): Effect.Effect<StepOutput, RunFailure> =>
   Effect.gen(function*() {
     const { method, params, url } = yield* run.attempt(step, () => {
       const target = kind.url === undefined ? "" : paramText(kind.url(run.scope) ?? "")

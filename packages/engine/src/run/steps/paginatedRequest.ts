@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
-import type { ActionError } from "../../RunErrors.js"
+import type { RunFailure } from "../../RunErrors.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse, readBody } from "../http/providerAnswers.js"
 import { sendRequest } from "../http/sendRequest.js"
@@ -19,7 +19,7 @@ export const paginatedRequest = (
   run: RunState,
   step: StepPlan,
   kind: StepKindOf<"paginated_request">
-): Effect.Effect<StepOutput, ActionError> =>
+): Effect.Effect<StepOutput, RunFailure> =>
   Effect.gen(function*() {
     const { http, iterator } = kind
     const strategy = cursorStrategyOf(iterator)

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import type { StepPlan } from "../../actionPlan.js"
-import { type ActionError, ActionInputError } from "../../RunErrors.js"
+import { ActionInputError, type RunFailure } from "../../RunErrors.js"
 import type { BuiltRequest } from "../http/BuiltRequest.js"
 import { buildRequest } from "../http/buildRequest.js"
 import { checkResponse, readBody } from "../http/providerAnswers.js"
@@ -13,7 +13,7 @@ import type { StepKindOf } from "./StepInterpreter.js"
  * `upload_file`: sends the file (bytes, or base64 / plain text per `encoding`) as the request
  * body with its media type and, when named, a `Content-Disposition` file name.
  */
-export const uploadFile = (run: RunState, step: StepPlan, kind: StepKindOf<"upload_file">): Effect.Effect<StepOutput, ActionError> =>
+export const uploadFile = (run: RunState, step: StepPlan, kind: StepKindOf<"upload_file">): Effect.Effect<StepOutput, RunFailure> =>
   Effect.gen(function*() {
     const built = yield* run.attempt(step, () =>
       Either.flatMap(buildRequest(run, step, kind.http, { method: "POST", proxy: false }), (request) => {
