@@ -6,9 +6,6 @@ import { SwitchyardConfig } from "../Config.js"
 /** Heartbeats a process may miss before its claims count as abandoned. */
 const MISSED_HEARTBEATS = 3
 
-/** Heartbeat periods after the last beat at which the next one counts as overdue. */
-const OVERDUE_AFTER_HEARTBEATS = 1.2
-
 /**
  * This server process as the database knows it: registered at start, its heartbeat
  * refreshed by the scheduler, removed on a graceful stop. Work the process claims (an
@@ -67,16 +64,11 @@ export class ServerInstance extends Effect.Service<ServerInstance>()("Switchyard
 
     /**
      * Whether another process may have counted this one as gone since `since` (a `lapseMark()`):
-     * a heartbeat found it silent too long, or the next heartbeat is overdue (a stalled process,
-     * or a database that does not answer). A caller that is told no acts on its claims without
-     * asking the database; it is told no only while its last beat is recent, so a stall between
-     * this answer and its act must outlast the rest of the silence (`silenceSeconds` less one
-     * heartbeat and a fifth) before another process may take the claim over. Asking when a beat
-     * is merely late costs a heartbeat and a read; a claim lost to a loaded machine costs a
-     * provider write twice.
+     * a heartbeat found it silent too long, or none was sent for two heartbeats (a stalled
+     * process, or a database that does not answer), so the third missed one may be near.
      */
     const mayHaveLapsedSince = (since: number) =>
-      lapses !== since || Date.now() - lastBeatAt > OVERDUE_AFTER_HEARTBEATS * config.instanceHeartbeatSeconds * 1000
+      lapses !== since || Date.now() - lastBeatAt > (silenceSeconds - config.instanceHeartbeatSeconds) * 1000
 
     return { id, heartbeat, silenceSeconds, lapseMark, mayHaveLapsedSince } as const
   })
