@@ -12,19 +12,28 @@ import { Effect, Either, Layer } from "effect"
  * transport that answers as the document says Personio does (201 without a body).
  */
 
-const parsed = (() => {
-  const source = builtinConnectorSources().find((s) => s.file.endsWith("personio_recruiting/1.0.0.yaml"))
-  if (source === undefined) throw new Error("personio_recruiting@1.0.0 is not shipped")
+/** A shipped version of the connector, parsed. */
+const shipped = (version: string) => {
+  const source = builtinConnectorSources().find((s) => s.file.endsWith(`personio_recruiting/${version}.yaml`))
+  if (source === undefined) throw new Error(`personio_recruiting@${version} is not shipped`)
   return Either.getOrThrow(parseConnector(source.yaml))
-})()
+}
 
-const credentials = { companyId: "4711", accessToken: "papi-recruiting-secret-token" }
+const parsed = shipped("1.0.0")
 
-const create = (body: unknown, answer: ProviderResponse = { status: 201, headers: {}, body: null }, given = credentials) => {
+/** An in-memory Personio answering every request with `answer`, keeping the requests it got. */
+const personio = (answer: ProviderResponse) => {
   const requests: Array<ProviderRequest> = []
   const transport = Layer.succeed(ProviderTransport, {
     send: (request) => Effect.sync(() => (requests.push(request), answer))
   })
+  return { requests, transport }
+}
+
+const credentials = { companyId: "4711", accessToken: "papi-recruiting-secret-token" }
+
+const create = (body: unknown, answer: ProviderResponse = { status: 201, headers: {}, body: null }, given = credentials) => {
+  const { requests, transport } = personio(answer)
   return runAction(parsed, "ats_create_application", { body }, { credentials: given }).pipe(
     Effect.provide(transport),
     Effect.either,
@@ -145,11 +154,7 @@ describe("personio_recruiting@1.0.0", () => {
  * the document's XmlResponse (root workzag-jobs, one <position> per open position, descriptions
  * in CDATA, as its example shows them).
  */
-const feedParsed = (() => {
-  const source = builtinConnectorSources().find((s) => s.file.endsWith("personio_recruiting/1.1.0.yaml"))
-  if (source === undefined) throw new Error("personio_recruiting@1.1.0 is not shipped")
-  return Either.getOrThrow(parseConnector(source.yaml))
-})()
+const feedParsed = shipped("1.1.0")
 
 const FEED = `<?xml version="1.0" encoding="UTF-8"?>
 <workzag-jobs>
@@ -206,10 +211,7 @@ const readFeed = (
   answer: ProviderResponse = { status: 200, headers: { "content-type": "text/xml; charset=utf-8" }, body: FEED },
   given: Record<string, unknown> = feedCredentials
 ) => {
-  const requests: Array<ProviderRequest> = []
-  const transport = Layer.succeed(ProviderTransport, {
-    send: (request) => Effect.sync(() => (requests.push(request), answer))
-  })
+  const { requests, transport } = personio(answer)
   return runAction(feedParsed, actionId, inputs, { credentials: given }).pipe(
     Effect.provide(transport),
     Effect.either,
