@@ -67,7 +67,7 @@ export class Api extends HttpApi.make("switchyard")
   .addError(BadGatewayBody)
   .annotate(OpenApi.Title, "Switchyard")
   // No OpenApi.Version here: the server sets its package's version where it serves the
-  // document (server/src/Http.ts), read from its package.json when the bundle is built. Read
+  // document (server/src/app/HttpApiLive.ts), read from its package.json when the bundle is built. Read
   // here, it would be a JSON import at run time in this package's dist/, for every client.
   .annotate(OpenApi.Description, API_INTRODUCTION)
   .annotate(OpenApi.Transform, (spec) => documentOpenUnifiedRequestBodies(documentDecodeErrorsAsBadRequest(spec)))

@@ -34,9 +34,9 @@ const entryPoints = [
   "bin.js",
   "main.js",
   "cli.js",
-  "Connectors/ConnectorParseWorker.js",
-  "Database/EmbeddedPostgresWorker.js",
-  "Database/EmbeddedPostgresInit.js"
+  "features/connectors/ConnectorParseWorker.js",
+  "platform/database/EmbeddedPostgresWorker.js",
+  "platform/database/EmbeddedPostgresInit.js"
 ]
 
 /**
@@ -48,11 +48,11 @@ const sandboxDir = Path.resolve(serverDir, "../sandbox")
 const sandboxEntry = { in: Path.join(sandboxDir, "src/main.ts"), out: "sandbox" }
 
 /**
- * `switchyard demo` (src/demo/): it starts the sandbox in its own process, so like the sandbox
+ * `switchyard demo` (src/app/demo/): it starts the sandbox in its own process, so like the sandbox
  * it is bundled from its sources into dist/demo.js, outside the tsc build (tsconfig.build.json
  * excludes it: the sandbox has no build of its own to compile against).
  */
-const demoDir = Path.join(serverDir, "src/demo")
+const demoDir = Path.join(serverDir, "src/app/demo")
 const demoEntry = { in: Path.join(demoDir, "main.ts"), out: "demo" }
 
 /**
@@ -62,7 +62,7 @@ const demoEntry = { in: Path.join(demoDir, "main.ts"), out: "demo" }
 const connectorsDir = Path.resolve(serverDir, "../connectors/connectors")
 
 /** Run-time files that are not modules, from src/ to dist/ (beside the bundle, as beside their module in src/). */
-const assets = { "ConnectPage/assets": "assets" }
+const assets = { "edge/connectPage/assets": "assets" }
 
 /** A tsconfig's JSON: these configs have whole-line comments only. */
 const readConfig = (file) => JSON.parse(Fs.readFileSync(file, "utf8").replace(/^\s*\/\/.*$/gm, ""))

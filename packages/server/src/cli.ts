@@ -2,12 +2,12 @@ import { Command, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger, LogLevel, Option } from "effect"
 import packageJson from "../package.json" with { type: "json" }
-import { connectorsCommand } from "./cli/ConnectorsCommand.js"
-import { checkGroupSubcommand } from "./cli/GroupSubcommand.js"
-import { keysCommand } from "./cli/KeysCommand.js"
-import { withPlainTextOffTerminal } from "./cli/PlainText.js"
-import { projectsCommand } from "./cli/ProjectsCommand.js"
-import { sandboxCommand } from "./cli/SandboxCommand.js"
+import { connectorsCommand } from "./app/cli/ConnectorsCommand.js"
+import { checkGroupSubcommand } from "./app/cli/GroupSubcommand.js"
+import { keysCommand } from "./app/cli/KeysCommand.js"
+import { withPlainTextOffTerminal } from "./app/cli/PlainText.js"
+import { projectsCommand } from "./app/cli/ProjectsCommand.js"
+import { sandboxCommand } from "./app/cli/SandboxCommand.js"
 
 /*
  * The admin CLI, `switchyard <command>`: the installed package's binary, and in a clone the

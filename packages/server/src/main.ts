@@ -1,11 +1,11 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import cluster from "node:cluster"
-import { SwitchyardConfig } from "./Config.js"
-import { runClusterPrimary } from "./Fleet/ClusterPrimary.js"
-import { ClusterMetricsLive } from "./Metrics/ClusterMetrics.js"
-import { loggingLayer } from "./Logging.js"
-import { ServerLive } from "./Server.js"
+import { SwitchyardConfig } from "./platform/Config.js"
+import { runClusterPrimary } from "./platform/fleet/ClusterPrimary.js"
+import { ClusterMetricsLive } from "./edge/MetricsServer.js"
+import { loggingLayer } from "./app/Logging.js"
+import { ServerLive } from "./app/Server.js"
 
 // Layer.launch keeps the server up until SIGINT/SIGTERM; runMain interrupts it then, which
 // drains the server (see ServerLive), flushes pending work and stops the embedded database.

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Stream } from "effect"
-import { MAX_JSON_DEPTH } from "../src/RequestGuards.js"
+import { MAX_JSON_DEPTH } from "../src/edge/RequestGuards.js"
 import { accountBody, countAccounts, freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { base64, expectErrorBody, json, jsonText, send, sendRaw, withKey } from "./support/Wire.js"

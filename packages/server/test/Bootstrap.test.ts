@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { ApiKeys } from "../src/Auth/ApiKeys.js"
-import { bootstrap } from "../src/Bootstrap.js"
-import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { ApiKeys } from "../src/features/auth/ApiKeys.js"
+import { bootstrap } from "../src/app/Bootstrap.js"
+import { ProjectsRepo } from "../src/features/projects/ProjectsRepo.js"
 import { TestDatabase } from "./support/TestServer.js"
 
 const Services = (overrides: Record<string, string>) =>

@@ -6,7 +6,7 @@ import { Cause, Effect, Either, Exit, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { ConnectorRegistry } from "../src/Connectors/ConnectorRegistry.js"
+import { ConnectorRegistry } from "../src/features/connectors/ConnectorRegistry.js"
 import { TestDatabase } from "./support/TestServer.js"
 
 const Registry = ConnectorRegistry.Default.pipe(Layer.provideMerge(TestDatabase()))

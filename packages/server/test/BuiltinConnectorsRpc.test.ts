@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { type Json, SandboxLive, SandboxProviders, sandboxBambooAccount, sandboxGreenhouseAccount, applicationWithNote, direct } from "./support/SandboxLayer.js"
-import { referenceSchemaOf } from "../src/ContractCheck/referenceSchemas.js"
+import { referenceSchemaOf } from "../src/app/contractCheck/referenceSchemas.js"
 import { TestServer } from "./support/TestServer.js"
 
 /*

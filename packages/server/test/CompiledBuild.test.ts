@@ -99,7 +99,7 @@ describe("the compiled server", () => {
       expect({ name, status: answer.status }).toEqual({ name, status: 200 })
       expect(answer.headers.get("content-type")).toContain(type)
       expect(Buffer.from(await answer.arrayBuffer()))
-        .toEqual(Fs.readFileSync(Path.join(serverDir, "src/ConnectPage/assets", name)))
+        .toEqual(Fs.readFileSync(Path.join(serverDir, "src/edge/connectPage/assets", name)))
     }
   })
 

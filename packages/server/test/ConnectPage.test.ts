@@ -3,8 +3,8 @@ import { expect, layer } from "@effect/vitest"
 import type { CreateConnectSession } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import type { Frame, Page } from "playwright-core"
-import { hashConnectToken } from "../src/ConnectSessions/ConnectSessions.js"
-import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { hashConnectToken } from "../src/features/connectSessions/ConnectSessions.js"
+import { ProjectsRepo } from "../src/features/projects/ProjectsRepo.js"
 import {
   BrowserLive,
   clickClosing,
@@ -17,7 +17,7 @@ import {
   startApplicationSite,
   waitForMessage
 } from "./support/browser.js"
-import { RequestLog } from "../src/Actions/RequestLog.js"
+import { RequestLog } from "../src/features/requestLogs/RequestLog.js"
 import { countAccounts, freshProject } from "./support/Fixtures.js"
 import { SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 import { freePort } from "./support/ServerProcess.js"

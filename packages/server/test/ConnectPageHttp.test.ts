@@ -4,11 +4,11 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { connectPageHeaders } from "../src/ConnectPage/connectPageHeaders.js"
-import { connectResultPage } from "../src/ConnectPage/connectResultPage.js"
-import { monogramColour, monogramLetters } from "../src/ConnectPage/monogramIcon.js"
-import { parseFrameOrigin } from "../src/ConnectPage/parseFrameOrigin.js"
-import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { connectPageHeaders } from "../src/edge/connectPage/connectPageHeaders.js"
+import { connectResultPage } from "../src/edge/connectPage/connectResultPage.js"
+import { monogramColour, monogramLetters } from "../src/edge/connectPage/monogramIcon.js"
+import { parseFrameOrigin } from "../src/edge/connectPage/parseFrameOrigin.js"
+import { ProjectsRepo } from "../src/features/projects/ProjectsRepo.js"
 import { freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { send } from "./support/Wire.js"
@@ -30,7 +30,7 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 const setSession = (token: string, change: "expired" | "completed" | "failed") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const { hashConnectToken } = yield* Effect.promise(() => import("../src/ConnectSessions/ConnectSessions.js"))
+    const { hashConnectToken } = yield* Effect.promise(() => import("../src/features/connectSessions/ConnectSessions.js"))
     const hash = hashConnectToken(token)
     if (change === "expired") {
       yield* sql`UPDATE connect_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = ${hash}`
@@ -168,7 +168,7 @@ layer(TestServer(), { excludeTestServices: true })("the connect page over HTTP",
 
   it.effect("answers /favicon.ico with Switchyard's icon, kept a day, and the connect page and /docs link it", () =>
     Effect.gen(function*() {
-      const svg = Fs.readFileSync(Path.join(import.meta.dirname, "../src/ConnectPage/assets/favicon.svg"), "utf8")
+      const svg = Fs.readFileSync(Path.join(import.meta.dirname, "../src/edge/connectPage/assets/favicon.svg"), "utf8")
       expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
       const icon = yield* get("/favicon.ico")
       expect({ status: icon.status, type: icon.headers["content-type"], body: icon.text })

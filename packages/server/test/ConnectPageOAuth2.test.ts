@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import type { CreateConnectSession } from "@switchyard/api"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
-import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
+import { ProjectsRepo } from "../src/features/projects/ProjectsRepo.js"
 import {
   answerConsent,
   BrowserLive,

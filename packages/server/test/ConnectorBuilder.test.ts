@@ -9,8 +9,8 @@ import {
 } from "@switchyard/engine"
 import { Effect, Either, Layer } from "effect"
 import { parse as parseYaml } from "yaml"
-import { type Draft, type DraftOptions, draftConnectorFromText } from "../src/ConnectorBuilder/draftConnector.js"
-import { MAX_DOCUMENT_BYTES } from "../src/ConnectorBuilder/loadApiDocument.js"
+import { type Draft, type DraftOptions, draftConnectorFromText } from "../src/features/connectorBuilder/draftConnector.js"
+import { MAX_DOCUMENT_BYTES } from "../src/features/connectorBuilder/loadApiDocument.js"
 
 /*
  * The connector builder's core on small documents written here: each security scheme type,

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { draftConnectorFromText } from "../src/ConnectorBuilder/draftConnector.js"
+import { draftConnectorFromText } from "../src/features/connectorBuilder/draftConnector.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { SandboxProviders, SandboxServer } from "./support/SandboxLayer.js"
 

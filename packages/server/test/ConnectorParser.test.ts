@@ -3,7 +3,7 @@ import { builtinConnectorSources } from "@switchyard/connectors"
 import { ConnectorParseError, parseConnector } from "@switchyard/engine"
 import { Effect, Either } from "effect"
 import { threadId } from "node:worker_threads"
-import { ConnectorParser } from "../src/Connectors/ConnectorParser.js"
+import { ConnectorParser } from "../src/features/connectors/ConnectorParser.js"
 
 /*
  * Uploaded YAML is read on a worker thread (issue 10: a large document held the event

@@ -4,8 +4,8 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { SwitchyardConfig } from "../src/Config.js"
-import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
+import { SwitchyardConfig } from "../src/platform/Config.js"
+import { CredentialCipher } from "../src/platform/crypto/CredentialCipher.js"
 
 const cipherWith = (values: Record<string, string>) =>
   CredentialCipher.DefaultWithoutDependencies.pipe(

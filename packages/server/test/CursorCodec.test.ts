@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
-import { SwitchyardConfig } from "../src/Config.js"
-import { CredentialCipher } from "../src/Crypto/CredentialCipher.js"
-import { toApiError } from "../src/toApiError.js"
-import { CursorCodec } from "../src/Unified/CursorCodec.js"
-import { parseFields, projectFields } from "../src/Unified/projectFields.js"
+import { SwitchyardConfig } from "../src/platform/Config.js"
+import { CredentialCipher } from "../src/platform/crypto/CredentialCipher.js"
+import { toApiError } from "../src/edge/toApiError.js"
+import { CursorCodec } from "../src/features/unified/CursorCodec.js"
+import { parseFields, projectFields } from "../src/features/unified/projectFields.js"
 
 const codecWith = (key: string) =>
   CursorCodec.DefaultWithoutDependencies.pipe(

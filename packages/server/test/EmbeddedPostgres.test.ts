@@ -4,7 +4,7 @@ import { Effect, Exit, Scope } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { embeddedPostgres } from "../src/Database/EmbeddedPostgres.js"
+import { embeddedPostgres } from "../src/platform/database/EmbeddedPostgres.js"
 
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "switchyard-embedded-"))
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import * as Net from "node:net"
-import { embeddedPostgres, type PostgresAddress } from "../src/Database/EmbeddedPostgres.js"
+import { embeddedPostgres, type PostgresAddress } from "../src/platform/database/EmbeddedPostgres.js"
 
 /*
  * The embedded database is one PostgreSQL session behind a socket many connections share

@@ -11,7 +11,7 @@ import {
   TooManyRequestsBody
 } from "@switchyard/api"
 import { Effect, Layer, Schema } from "effect"
-import { errorResponses, markAnswered } from "../src/ErrorResponses.js"
+import { errorResponses, markAnswered } from "../src/edge/ErrorResponses.js"
 
 // A small API that fails in each way the real handlers can, served with the real error middleware.
 class Failing extends HttpApiGroup.make("failing")

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, TestClock } from "effect"
-import { AccountsRepo } from "../src/Accounts/AccountsRepo.js"
-import { LastRequestTracker } from "../src/Accounts/LastRequestTracker.js"
-import { RequestLog } from "../src/Actions/RequestLog.js"
-import { ProjectsRepo } from "../src/Projects/ProjectsRepo.js"
-import { SchedulerLive } from "../src/SchedulerLive.js"
+import { AccountsRepo } from "../src/features/accounts/AccountsRepo.js"
+import { LastRequestTracker } from "../src/features/accounts/LastRequestTracker.js"
+import { RequestLog } from "../src/features/requestLogs/RequestLog.js"
+import { ProjectsRepo } from "../src/features/projects/ProjectsRepo.js"
+import { SchedulerLive } from "../src/app/SchedulerLive.js"
 import { TestDatabase } from "./support/TestServer.js"
 
 const Services = SchedulerLive.pipe(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, LogLevel } from "effect"
 import { vi } from "vitest"
-import { loggingLayer, type LogFormat } from "../src/Logging.js"
+import { loggingLayer, type LogFormat } from "../src/app/Logging.js"
 
 /** What the server's logger writes for `effect`, line by line, with LOG_FORMAT `format` and LOG_LEVEL `level`. */
 const linesOf = (format: LogFormat, level: LogLevel.LogLevel, effect: Effect.Effect<void>, traceIds = false) =>

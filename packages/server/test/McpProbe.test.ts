@@ -6,7 +6,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import type * as Http from "node:http"
-import { connectorKeyFromTitle, defaultTitle, probeMcpServer } from "../src/Connectors/McpProbe.js"
+import { connectorKeyFromTitle, defaultTitle, probeMcpServer } from "../src/features/connectors/McpProbe.js"
 import { atMcpPath, newMcpServer, serve, statelessMcp } from "./support/McpTestServers.js"
 
 const TOKEN = "s3cret-token"

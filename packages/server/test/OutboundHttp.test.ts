@@ -3,7 +3,7 @@ import type { LookupAddress } from "node:dns"
 import { createServer } from "node:http"
 import type { AddressInfo, LookupFunction } from "node:net"
 import { Agent, request } from "undici"
-import { guardedLookup } from "../src/Provider/OutboundHttp.js"
+import { guardedLookup } from "../src/platform/outboundHttp/OutboundHttp.js"
 
 /*
  * The connect-time address check: whatever a name resolved to when its URL was vetted, the

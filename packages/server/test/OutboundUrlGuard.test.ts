@@ -8,8 +8,8 @@ import {
   classifyAddress,
   outboundAllowlistConfig,
   parseOutboundAllowlist
-} from "../src/Provider/OutboundUrlGuard.js"
-import { makeOutboundVerdicts, VerdictKey } from "../src/Provider/OutboundVerdicts.js"
+} from "../src/platform/outboundHttp/OutboundUrlGuard.js"
+import { makeOutboundVerdicts, VerdictKey } from "../src/platform/outboundHttp/OutboundVerdicts.js"
 
 // Real lookups by default; single tests substitute answers for names that do not exist.
 vi.mock("node:dns/promises", async (importOriginal) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, type Duration, Effect, Fiber, TestClock } from "effect"
-import { AccountLimiters } from "../src/Provider/AccountLimiters.js"
-import { makeOutboundVerdicts, VerdictKey } from "../src/Provider/OutboundVerdicts.js"
+import { AccountLimiters } from "../src/platform/outboundHttp/AccountLimiters.js"
+import { makeOutboundVerdicts, VerdictKey } from "../src/platform/outboundHttp/OutboundVerdicts.js"
 
 /*
  * Per-account limits and SSRF verdicts are released when idle, so accounts and origins that

@@ -2,8 +2,8 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, LogLevel } from "effect"
 import { vi } from "vitest"
-import { loggingLayer } from "../src/Logging.js"
-import { noteRoute, observeRequests } from "../src/Metrics/RequestObserver.js"
+import { loggingLayer } from "../src/app/Logging.js"
+import { noteRoute, observeRequests } from "../src/platform/metrics/RequestObserver.js"
 
 /** The JSON log lines `observeRequests` writes for one request to `url` answered by `app`. */
 const observe = (url: string, app: Effect.Effect<HttpServerResponse.HttpServerResponse>) =>

@@ -8,7 +8,7 @@ import {
   retriedAfterFailure,
   retrySchedule,
   UndeliveredCall
-} from "../src/Provider/RetryPolicy.js"
+} from "../src/platform/outboundHttp/RetryPolicy.js"
 
 /*
  * The provider retry schedule, run step by step without sleeping: the test clock stays at 0,

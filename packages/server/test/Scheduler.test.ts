@@ -1,10 +1,10 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Either, Layer, Option } from "effect"
-import { SwitchyardConfig } from "../src/Config.js"
-import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/Scheduler/ClusterJobPeriods.js"
-import { JobsRepo } from "../src/Scheduler/JobsRepo.js"
-import { ServerInstance } from "../src/Scheduler/ServerInstance.js"
+import { SwitchyardConfig } from "../src/platform/Config.js"
+import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/platform/jobs/ClusterJobPeriods.js"
+import { JobsRepo } from "../src/platform/jobs/JobsRepo.js"
+import { ServerInstance } from "../src/platform/fleet/ServerInstance.js"
 import { TestDatabase, testConfig } from "./support/TestServer.js"
 
 layer(JobsRepo.Default.pipe(Layer.provideMerge(TestDatabase())))("scheduled job claims", (it) => {

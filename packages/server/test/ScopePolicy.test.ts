@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { scopeAllows } from "../src/Auth/ScopePolicy.js"
+import { scopeAllows } from "../src/features/auth/ScopePolicy.js"
 
 describe("scopeAllows", () => {
   it("gives Full Access everything", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { signedCursor } from "../src/Crypto/SignedCursor.js"
+import { signedCursor } from "../src/platform/crypto/SignedCursor.js"
 
 describe("SignedCursor", () => {
   const cursor = signedCursor(Buffer.alloc(32, 1))

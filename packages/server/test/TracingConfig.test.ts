@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
-import { parseOtlpHeaders, tracingConfig } from "../src/Tracing/TracingConfig.js"
+import { parseOtlpHeaders, tracingConfig } from "../src/platform/tracing/TracingConfig.js"
 
 const read = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(tracingConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))

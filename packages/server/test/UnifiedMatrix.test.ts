@@ -6,7 +6,7 @@ import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { accountBody, freshProject, keyFor, otherProject, recordingClientFor } from "./support/Fixtures.js"
 import { connectorYaml } from "./support/ConnectorYaml.js"
 import { applicationWithNote, direct, type Json, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
-import { exampleValue } from "../src/ContractCheck/exampleValue.js"
+import { exampleValue } from "../src/app/contractCheck/exampleValue.js"
 import { TestServer } from "./support/TestServer.js"
 import { expectErrorBody, send, withKey, type WireResponse } from "./support/Wire.js"
 

@@ -3,10 +3,10 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { builtinConnectorSources } from "@switchyard/connectors"
 import type { Sandbox } from "@switchyard/sandbox"
 import { Arbitrary, Effect, Either, FastCheck, Layer, Schema } from "effect"
-import { RequestLog } from "../src/Actions/RequestLog.js"
-import { type ListedRecords, pathFromLists } from "../src/ContractCheck/pathFromLists.js"
-import { compileEncoder, Mismatch } from "../src/Wire/compileEncoder.js"
-import { jsonAnswer } from "../src/Wire/jsonAnswer.js"
+import { RequestLog } from "../src/features/requestLogs/RequestLog.js"
+import { type ListedRecords, pathFromLists } from "../src/app/contractCheck/pathFromLists.js"
+import { compileEncoder, Mismatch } from "../src/edge/wire/compileEncoder.js"
+import { jsonAnswer } from "../src/edge/wire/jsonAnswer.js"
 import { freshProject } from "./support/Fixtures.js"
 import {
   applicationWithNote,
@@ -27,7 +27,7 @@ import { mutate, schemaEncodedJson, seeded } from "./support/WireShape.js"
 
 /*
  * Unified answers are checked and encoded by an encoder compiled once per endpoint from its
- * success schema (src/Wire), not by `Schema.encode` on every request (issue 13). The wire
+ * success schema (src/edge/wire), not by `Schema.encode` on every request (issue 13). The wire
  * shape is still the schema's: the compiled encoding of the shipped connectors' records is
  * the JSON `Schema.encode` gives, and a connector that maps a field to the wrong type still
  * answers 500 naming the field, never a malformed 200.

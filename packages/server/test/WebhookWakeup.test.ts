@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { WebhookOutbox, WebhookWakeup } from "../src/Webhooks/WebhookOutbox.js"
+import { WebhookOutbox, WebhookWakeup } from "../src/features/webhooks/WebhookOutbox.js"
 import { accountBody, freshProject } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 import { type ReceivedWebhook, WebhookReceiver } from "./support/WebhookReceiver.js"

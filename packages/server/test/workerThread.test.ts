@@ -4,7 +4,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { Worker } from "node:worker_threads"
-import { startModuleWorker } from "../src/workerThread.js"
+import { startModuleWorker } from "../src/platform/workerThread.js"
 
 /*
  * Worker threads start from the compiled module beside their caller (`node dist/main.js`)

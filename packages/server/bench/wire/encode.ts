@@ -3,12 +3,12 @@
  * 100-record unified page (Greenhouse applications, mapped by the newest shipped connector
  * against the sandbox) into its JSON body: the HttpApi path (`Schema.encode` of the success
  * schema, then JSON.stringify) against JSON.stringify alone, `Schema.is`, `ParseResult.validate` and the compiled encoder
- * (src/Wire); then the same for the `POST /actions/rpc` answer schema. Medians of 7 rounds.
+ * (src/edge/wire); then the same for the `POST /actions/rpc` answer schema. Medians of 7 rounds.
  */
 import { ActionRpcResponse, AtsApplicationsList } from "@switchyard/api"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { isDeepStrictEqual } from "node:util"
-import { compileEncoder, Mismatch } from "../../src/Wire/compileEncoder.js"
+import { compileEncoder, Mismatch } from "../../src/edge/wire/compileEncoder.js"
 import { realPages } from "./realPages.js"
 
 const timePerRun = (label: string, run: () => unknown, baseline?: number) => {

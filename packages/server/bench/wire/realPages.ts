@@ -7,7 +7,7 @@ import { builtinConnectorSources } from "@switchyard/connectors"
 import { startSandbox } from "@switchyard/sandbox"
 import { ConfigProvider, Effect, Fiber, Layer, Logger, LogLevel } from "effect"
 import * as Net from "node:net"
-import { ServerLive } from "../../src/Server.js"
+import { ServerLive } from "../../src/app/Server.js"
 
 const KEY = "swy_bench_bootstrap_key_0123456789abcdef"
 

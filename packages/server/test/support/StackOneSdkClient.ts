@@ -4,7 +4,7 @@ import { SDKValidationError } from "@stackone/stackone-client-ts/sdk/models/erro
 import * as operations from "@stackone/stackone-client-ts/sdk/models/operations/index.js"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import type { UnifiedCallAnswer, UnifiedCallRequest, UnifiedClient } from "../../src/ContractCheck/ContractCheck.js"
+import type { UnifiedCallAnswer, UnifiedCallRequest, UnifiedClient } from "../../src/app/contractCheck/ContractCheck.js"
 
 /*
  * The real StackOne TypeScript SDK as the client of a contract check's unified calls: each

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite"
-import { initDbStartParams, startParams } from "../../src/Database/EmbeddedPostgresSettings.js"
+import { initDbStartParams, startParams } from "../../src/platform/database/EmbeddedPostgresSettings.js"
 
 /**
  * A new in-memory PGlite database, set up by `prepare` and archived as PGlite's

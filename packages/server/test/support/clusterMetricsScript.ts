@@ -1,8 +1,9 @@
 import { Effect, Layer } from "effect"
 import cluster from "node:cluster"
-import { SwitchyardConfig } from "../../src/Config.js"
-import { answerPrimaryForMetrics, ClusterMetricsLive, fleetMetricsFromPrimary } from "../../src/Metrics/ClusterMetrics.js"
-import { enableMetrics, recordWebhookAttempt } from "../../src/Metrics/ServerMetrics.js"
+import { SwitchyardConfig } from "../../src/platform/Config.js"
+import { ClusterMetricsLive } from "../../src/edge/MetricsServer.js"
+import { answerPrimaryForMetrics, fleetMetricsFromPrimary } from "../../src/platform/metrics/ClusterMetrics.js"
+import { enableMetrics, recordWebhookAttempt } from "../../src/platform/metrics/ServerMetrics.js"
 
 /*
  * A minimal Node cluster for the metrics test: the primary runs ClusterMetricsLive (METRICS_PORT

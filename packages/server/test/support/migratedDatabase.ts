@@ -6,8 +6,8 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { TestProject } from "vitest/node"
-import { serveWire } from "../../src/Database/EmbeddedPostgresWire.js"
-import { MigrationsLive } from "../../src/Sql.js"
+import { serveWire } from "../../src/platform/database/EmbeddedPostgresWire.js"
+import { MigrationsLive } from "../../src/platform/database/Sql.js"
 import { archivedDatabase } from "./archivedDatabase.js"
 
 /*
