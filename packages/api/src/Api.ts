@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AccountsGroup } from "./Accounts.js"
+import { ApiKeysGroup } from "./ApiKeys.js"
 import { ActionsGroup } from "./Actions.js"
 import { API_INTRODUCTION } from "./ApiIntroduction.js"
 import { ConnectorProfilesGroup } from "./ConnectorProfiles.js"
@@ -44,6 +45,7 @@ export class Api extends HttpApi.make("switchyard")
   .add(ConnectSessionsGroup)
   .add(WebhooksGroup)
   .add(RequestLogsGroup)
+  .add(ApiKeysGroup)
   .add(UnifiedAtsGroup)
   .add(UnifiedHrisGroup)
   .add(UnifiedLmsGroup)

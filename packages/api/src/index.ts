@@ -1,6 +1,7 @@
 export * from "./Accounts.js"
 export * from "./Actions.js"
 export * from "./Api.js"
+export * from "./ApiKeys.js"
 export * from "./Authentication.js"
 export * from "./ConnectorProfiles.js"
 export * from "./Connectors.js"

@@ -9,6 +9,8 @@ import { ActionRunner } from "../features/actions/ActionRunner.js"
 import { ActionsHttpLive } from "../edge/http/ActionsHttp.js"
 import { AccountsHttpLive } from "../edge/http/AccountsHttp.js"
 import { ApiKeys } from "../features/auth/ApiKeys.js"
+import { ApiKeysHttpLive } from "../edge/http/ApiKeysHttp.js"
+import { ProjectApiKeys } from "../features/auth/ProjectApiKeys.js"
 import { ApiDocsLive } from "../edge/http/ApiDocsLive.js"
 import { AuthenticationLive } from "../edge/AuthenticationLive.js"
 import { ConnectPageLive } from "../edge/connectPage/ConnectPageLive.js"
@@ -44,9 +46,9 @@ const ServedApi = Api.annotate(OpenApi.Version, packageJson.version)
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(ServedApi).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ApiKeysHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default]),
+  Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, ProjectApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default]),
   // the runner logs the status its failures are answered with: the edge's mapping
   Layer.provide(RunAnswersLive)
 )

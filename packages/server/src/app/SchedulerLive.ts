@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import { LastRequestTracker } from "../features/accounts/LastRequestTracker.js"
+import { ApiKeyUsage } from "../features/auth/ApiKeyUsage.js"
 import { IdempotencyRepo } from "../features/actions/IdempotencyRepo.js"
 import { RequestLog } from "../features/requestLogs/RequestLog.js"
 import { SwitchyardConfig } from "../platform/Config.js"
@@ -22,6 +23,7 @@ export const SchedulerLive = Layer.scopedDiscard(
   Effect.gen(function*() {
     const config = yield* SwitchyardConfig
     const lastRequests = yield* LastRequestTracker
+    const apiKeyUsage = yield* ApiKeyUsage
     const requestLog = yield* RequestLog
     const idempotency = yield* IdempotencyRepo
     const instance = yield* ServerInstance
@@ -51,6 +53,12 @@ export const SchedulerLive = Layer.scopedDiscard(
         run: lastRequests.flush
       },
       {
+        name: "flush_api_key_usage",
+        scope: "process",
+        every: Duration.seconds(config.lastRequestFlushSeconds),
+        run: apiKeyUsage.flush
+      },
+      {
         name: "flush_request_log",
         scope: "process",
         every: Duration.seconds(config.requestLogFlushSeconds),
@@ -67,4 +75,4 @@ export const SchedulerLive = Layer.scopedDiscard(
 
     yield* runJobs(jobs)
   })
-).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default]))
+).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default, ApiKeyUsage.Default]))

@@ -14,6 +14,7 @@ import {
 import { Layer, Match } from "effect"
 import { RunAnswers } from "../features/actions/RunAnswers.js"
 import type { AccountError } from "../features/accounts/AccountErrors.js"
+import type { ApiKeyError } from "../features/auth/ApiKeyErrors.js"
 import { actionFailureToApiError } from "./actionFailureToApiError.js"
 import type { ActionRunError } from "../features/actions/ActionRunErrors.js"
 import type { ConnectSessionError } from "../features/connectSessions/ConnectSessionErrors.js"
@@ -26,6 +27,7 @@ import type { WebhookError } from "../features/webhooks/WebhookErrors.js"
 /** Every failure a service reports to a caller; defects and SQL faults are not among them. */
 export type DomainError =
   | AccountError
+  | ApiKeyError
   | ActionRunError
   | ConnectSessionError
   | ConnectorError
@@ -91,7 +93,10 @@ export const toApiError = (error: DomainError): ApiError =>
       ActionDefinitionError: actionFailureToApiError,
       WebhookEndpointNotFound: ({ message }): ApiError => new NotFound({ message }),
       WebhookDeliveryNotFound: ({ message }): ApiError => new NotFound({ message }),
-      InvalidWebhookRequest: ({ message }): ApiError => new BadRequest({ message })
+      InvalidWebhookRequest: ({ message }): ApiError => new BadRequest({ message }),
+      ApiKeyNotFound: ({ message }): ApiError => new NotFound({ message }),
+      InvalidApiKeyRequest: ({ message }): ApiError => new BadRequest({ message }),
+      TooManyApiKeys: ({ message }): ApiError => new Conflict({ message })
     })
   )
 

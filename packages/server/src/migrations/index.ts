@@ -11,6 +11,7 @@ import cacheEpochs from "./0008_cache_epochs.js"
 import requestLogApi from "./0009_request_log_api.js"
 import webhooks from "./0010_webhooks.js"
 import providerRateLimits from "./0011_provider_rate_limits.js"
+import apiKeyUsage from "./0012_api_key_usage.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -24,5 +25,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0008_cache_epochs": cacheEpochs,
   "0009_request_log_api": requestLogApi,
   "0010_webhooks": webhooks,
-  "0011_provider_rate_limits": providerRateLimits
+  "0011_provider_rate_limits": providerRateLimits,
+  "0012_api_key_usage": apiKeyUsage
 }

@@ -4,6 +4,7 @@ import * as Crypto from "node:crypto"
 import { CacheEpochs } from "../../platform/cache/CacheEpochs.js"
 import { secretDigest } from "../../platform/crypto/secretDigest.js"
 import { type ApiKeyRecord, ApiKeysRepo } from "./ApiKeysRepo.js"
+import { ApiKeyUsage } from "./ApiKeyUsage.js"
 
 export const API_KEY_PREFIX = "swy_"
 const MIN_REGISTERED_KEY_LENGTH = 24
@@ -21,6 +22,7 @@ const displayPrefix = (key: string) => key.slice(0, API_KEY_PREFIX.length + 6)
 export class ApiKeys extends Effect.Service<ApiKeys>()("Switchyard/ApiKeys", {
   effect: Effect.gen(function*() {
     const repo = yield* ApiKeysRepo
+    const usage = yield* ApiKeyUsage
     // A key revoked here stops working at once; revoked by another process (the CLI, another
     // server), within the epoch poll's bound. Only known keys are cached: a new key works at
     // once and unknown keys cannot fill the cache.
@@ -68,16 +70,19 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("Switchyard/ApiKeys", {
       key.length === 0
         ? Effect.succeed(Option.none())
         : lookup(hashApiKey(key)).pipe(
-          Effect.map(Option.map((record) => ({
-            organizationId: record.organization_id,
-            projectId: record.project_id,
-            apiKeyId: record.id,
-            scope: record.scope
-          })))
+          Effect.map(Option.map((record) => {
+            usage.touch(record.id)
+            return {
+              organizationId: record.organization_id,
+              projectId: record.project_id,
+              apiKeyId: record.id,
+              scope: record.scope
+            }
+          }))
         )
 
 
     return { create, register, isRegistered, authenticate, list: repo.list, revoke: repo.revoke } as const
   }),
-  dependencies: [ApiKeysRepo.Default, CacheEpochs.Default]
+  dependencies: [ApiKeysRepo.Default, ApiKeyUsage.Default, CacheEpochs.Default]
 }) {}

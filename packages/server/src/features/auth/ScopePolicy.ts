@@ -8,8 +8,12 @@ const scopePaths: Record<Exclude<ApiKeyScope, "full_access" | "read_only">, Read
   actions: [/^\/actions\/rpc\/?$/, /^\/mcp\/?$/, /^\/unified\//]
 }
 
+/** Key management: a key that may list or mint keys holds every scope, so only Full Access may. */
+const fullAccessOnly = /^\/v2\/api_keys(\/|$)/
+
 /** Whether a key with `scope` may make a `method` request to `path`. */
 export const scopeAllows = (scope: ApiKeyScope, method: string, path: string): boolean => {
+  if (fullAccessOnly.test(path)) return scope === "full_access"
   switch (scope) {
     case "full_access":
       return true
