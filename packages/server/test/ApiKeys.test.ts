@@ -127,7 +127,7 @@ layer(TestServer({ SWITCHYARD_LAST_REQUEST_FLUSH_SECONDS: "1" }), { excludeTestS
         [{}, "name"],
         [{ name: "   " }, "name must not be empty"],
         [{ name: "x".repeat(101) }, "name must be at most 100 characters"],
-        [{ name: "ok", scope: "owner" }, 'scope: Expected "full_access", actual "owner"; scope: Expected "read_only"'],
+        [{ name: "ok", scope: "owner" }, 'scope: Expected "full_access", "read_only", "accounts" or "actions", actual "owner"'],
         [{ name: "ok", key: "swy_chosen_by_the_caller_0123456789" }, "key"]
       ]
       for (const [body, expected] of cases) {

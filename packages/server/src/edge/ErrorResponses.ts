@@ -41,12 +41,42 @@ const describeIssue = ({ message, path }: DecodeIssue) => {
 const within = (inner: DecodeIssue, outer: DecodeIssue) =>
   inner.path.length >= outer.path.length && outer.path.every((segment, i) => segment === inner.path[i])
 
+const samePath = (a: DecodeIssue, b: DecodeIssue) =>
+  a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i])
+
+const ALTERNATIVE = /^Expected (.+), actual (.+)$/s
+
+/**
+ * A union of literals (an enumeration) reports one "Expected X, actual Y" per member at the
+ * same path: one issue naming them all says it in one line ("Expected "hour" or "day", actual "week"").
+ */
+const joinAlternatives = (issues: ReadonlyArray<DecodeIssue>): ReadonlyArray<DecodeIssue> => {
+  const runs: Array<{ readonly issue: DecodeIssue; readonly actual?: string; readonly expected: Array<string> }> = []
+  for (const issue of issues) {
+    const alternative = ALTERNATIVE.exec(issue.message)
+    const last = runs[runs.length - 1]
+    if (alternative !== null && last?.actual === alternative[2] && samePath(last.issue, issue)) {
+      last.expected.push(alternative[1]!)
+    } else if (alternative !== null) {
+      runs.push({ issue, actual: alternative[2]!, expected: [alternative[1]!] })
+    } else {
+      runs.push({ issue, expected: [] })
+    }
+  }
+  return runs.map(({ actual, expected, issue }) =>
+    expected.length < 2 ? issue : {
+      ...issue,
+      message: `Expected ${expected.slice(0, -1).join(", ")} or ${expected[expected.length - 1]}, actual ${actual}`
+    }
+  )
+}
+
 /** An optional field reports "Expected undefined" beside the real problem: keep only the latter. */
 const decodeMessage = (issues: ReadonlyArray<DecodeIssue>) => {
   const useful = issues.filter((issue) =>
     !(issue.message.startsWith("Expected undefined") && issues.some((other) => other !== issue && within(other, issue)))
   )
-  return useful.length === 0 ? "Invalid request" : useful.slice(0, 10).map(describeIssue).join("; ")
+  return useful.length === 0 ? "Invalid request" : joinAlternatives(useful).slice(0, 10).map(describeIssue).join("; ")
 }
 
 /** A 401 names the scheme that would succeed (RFC 9110 §11.6.1). */
