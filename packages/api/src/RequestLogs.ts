@@ -120,6 +120,71 @@ export const ListRequestLogsParams = Schema.Struct({
 })
 export type ListRequestLogsParams = typeof ListRequestLogsParams.Type
 
+/** Bucket widths of the stats, and the longest range each may cover (168 hourly, 90 daily buckets). */
+export const RequestLogStatsInterval = Schema.Literal("hour", "day").annotations({ identifier: "RequestLogStatsInterval" })
+export type RequestLogStatsInterval = typeof RequestLogStatsInterval.Type
+export const MAX_STATS_RANGE_DAYS: Readonly<Record<RequestLogStatsInterval, number>> = { hour: 7, day: 90 }
+
+/** What the stats may be grouped by. */
+export const RequestLogStatsGroupBy = Schema.Literal("provider", "source_type", "action", "account_id")
+  .annotations({ identifier: "RequestLogStatsGroupBy" })
+export type RequestLogStatsGroupBy = typeof RequestLogStatsGroupBy.Type
+
+/** The groups listed by name, the busiest first; the rest are summed into one group marked `other`. */
+export const MAX_STATS_GROUPS = 10
+
+export const RequestLogStatsParams = Schema.Struct({
+  start_date: Schema.optional(DateParam("start_date")).annotations({
+    description: "Start of the range (rounded down to its bucket); default: end_date minus 24 hours (hour) or 7 days (day)"
+  }),
+  end_date: Schema.optional(DateParam("end_date")).annotations({
+    description: "End of the range (rounded up to its bucket); default: now"
+  }),
+  interval: Schema.optional(RequestLogStatsInterval).annotations({ description: "Bucket width: hour (default; ranges up to 7 days) or day (up to 90 days)" }),
+  group_by: Schema.optional(RequestLogStatsGroupBy).annotations({ description: "Split the counts by this; ungrouped when omitted" }),
+  account_ids: Schema.optional(list),
+  providers: Schema.optional(list),
+  source_types: Schema.optional(commaSeparated(RequestLogSourceType))
+})
+export type RequestLogStatsParams = typeof RequestLogStatsParams.Type
+
+const statsCounts = {
+  requests: Schema.Int,
+  errors: Schema.Int.annotations({ description: "Answered with a status of 400 or above" })
+}
+const statsDurations = {
+  p50_duration: Schema.NullOr(Schema.Int).annotations({ description: "Median duration in milliseconds; null without requests" }),
+  p95_duration: Schema.NullOr(Schema.Int).annotations({ description: "95th percentile duration in milliseconds; null without requests" })
+}
+const statsGroupKey = {
+  key: Schema.NullOr(Schema.String).annotations({ description: "The group's value (null where it was not recorded, or for `other`)" }),
+  other: Schema.Boolean.annotations({ description: `true for the sum of the groups beyond the busiest ${MAX_STATS_GROUPS}` })
+}
+
+export const RequestLogStatsGroup = Schema.Struct({ ...statsGroupKey, ...statsCounts, ...statsDurations })
+  .annotations({ identifier: "RequestLogStatsGroup" })
+export type RequestLogStatsGroup = typeof RequestLogStatsGroup.Type
+
+export const RequestLogStatsBucket = Schema.Struct({
+  start: Schema.String.annotations({ description: "The bucket's start (UTC, ISO 8601); it covers one interval" }),
+  ...statsCounts,
+  groups: Schema.Array(Schema.Struct({ ...statsGroupKey, ...statsCounts })).annotations({
+    description: "The bucket's counts per group, in the order of `groups`; empty when ungrouped"
+  })
+}).annotations({ identifier: "RequestLogStatsBucket" })
+export type RequestLogStatsBucket = typeof RequestLogStatsBucket.Type
+
+export const RequestLogStats = Schema.Struct({
+  start_date: Schema.String,
+  end_date: Schema.String,
+  interval: RequestLogStatsInterval,
+  group_by: Schema.NullOr(RequestLogStatsGroupBy),
+  totals: Schema.Struct({ ...statsCounts, ...statsDurations }),
+  groups: Schema.Array(RequestLogStatsGroup).annotations({ description: "Busiest first; empty when ungrouped" }),
+  buckets: Schema.Array(RequestLogStatsBucket).annotations({ description: "Every bucket of the range, oldest first, empty ones included" })
+}).annotations({ identifier: "RequestLogStats" })
+export type RequestLogStats = typeof RequestLogStats.Type
+
 const RequestLogId = HttpApiSchema.param("id", Schema.String)
 
 export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
@@ -131,6 +196,16 @@ export class RequestLogsGroup extends HttpApiGroup.make("request_logs")
       .annotate(
         OpenApi.Description,
         "The project's action runs (RPC, unified, MCP), newest first by default; lists are comma-separated or repeated; each filter may also be given as filter[<name>]. Kept SWITCHYARD_REQUEST_LOG_RETENTION_DAYS days"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get_request_log_stats", "/requests/logs/stats")
+      .setUrlParams(RequestLogStatsParams)
+      .addSuccess(RequestLogStats)
+      .annotate(OpenApi.Summary, "Request log statistics")
+      .annotate(
+        OpenApi.Description,
+        "Requests and errors per hour or day over a bounded range (up to 7 days hourly, 90 days daily), optionally by provider, source type, action or account, with p50 and p95 durations; what the dashboard's overview charts"
       )
   )
   .add(

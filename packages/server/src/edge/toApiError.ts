@@ -85,6 +85,7 @@ export const toApiError = (error: DomainError): ApiError =>
       InvalidCursor: ({ message }): ApiError => new BadRequest({ message }),
       RequestLogNotFound: ({ message }): ApiError => new NotFound({ message }),
       InvalidRequestLogCursor: ({ message }): ApiError => new BadRequest({ message }),
+      InvalidRequestLogStats: ({ message }): ApiError => new BadRequest({ message }),
       ActionInputError: actionFailureToApiError,
       ProviderHttpError: actionFailureToApiError,
       ProviderTransportError: actionFailureToApiError,

@@ -10,6 +10,8 @@ export const RequestLogsHttpLive = HttpApiBuilder.group(Api, "request_logs", (ha
     return handlers
       .handle("list_request_logs", ({ urlParams }) =>
         Effect.flatMap(CurrentCaller, (caller) => logs.list(caller.projectId, urlParams)).pipe(Effect.mapError(toApiError)))
+      .handle("get_request_log_stats", ({ urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => logs.stats(caller.projectId, urlParams)).pipe(Effect.mapError(toApiError)))
       .handle("get_request_log", ({ path }) =>
         Effect.flatMap(CurrentCaller, (caller) => logs.get(caller.projectId, path.id)).pipe(Effect.mapError(toApiError)))
   }))

@@ -18,4 +18,7 @@ export class InvalidRequestLogCursor extends Data.TaggedError("InvalidRequestLog
   }
 }
 
-export type RequestLogError = RequestLogNotFound | InvalidRequestLogCursor
+/** A stats range the rules refuse: empty, or longer than its interval allows. */
+export class InvalidRequestLogStats extends Data.TaggedError("InvalidRequestLogStats")<{ readonly message: string }> {}
+
+export type RequestLogError = RequestLogNotFound | InvalidRequestLogCursor | InvalidRequestLogStats

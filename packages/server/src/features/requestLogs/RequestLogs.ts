@@ -5,12 +5,14 @@ import {
   type RequestLogOrderBy,
   type RequestLogOrderDirection,
   type RequestLogRecord,
-  type RequestLogsPage
+  type RequestLogsPage,
+  type RequestLogStatsParams
 } from "@switchyard/api"
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Either, Option } from "effect"
 import { RequestLogCursor } from "./RequestLogCursor.js"
-import { RequestLogNotFound } from "./RequestLogErrors.js"
+import { InvalidRequestLogStats, RequestLogNotFound } from "./RequestLogErrors.js"
 import { type RequestLogDetailRow, type RequestLogKeyset, type RequestLogRow, RequestLogsRepo } from "./RequestLogsRepo.js"
+import { groupColumn, statsAnswer, statsRange } from "./statsAnswer.js"
 
 type ListFilterName = "account_ids" | "providers" | "actions" | "request_ids" | "http_methods" | "source_types" | "status_codes"
 
@@ -109,7 +111,27 @@ export class RequestLogs extends Effect.Service<RequestLogs>()("Switchyard/Reque
         }))
       )
 
-    return { list, get } as const
+    /** Counts and durations per bucket (and group) over a bounded range: the dashboard's overview. */
+    const stats = (projectId: string, params: RequestLogStatsParams) =>
+      Effect.gen(function*() {
+        const interval = params.interval ?? "hour"
+        const range = statsRange(interval, dateOf(params.start_date), dateOf(params.end_date), Date.now())
+        if (Either.isLeft(range)) return yield* new InvalidRequestLogStats({ message: range.left })
+        const { end, start } = range.right
+        const rows = yield* repo.stats({
+          projectId,
+          start,
+          end,
+          interval,
+          groupBy: params.group_by === undefined ? undefined : groupColumn[params.group_by],
+          accountIds: params.account_ids ?? [],
+          providers: params.providers ?? [],
+          sourceTypes: params.source_types ?? []
+        })
+        return statsAnswer({ interval, groupBy: params.group_by, start, end, ...rows })
+      })
+
+    return { list, get, stats } as const
   }),
   dependencies: [RequestLogsRepo.Default, RequestLogCursor.Default]
 }) {}
