@@ -1,6 +1,6 @@
-import { describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it, layer, vi } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Either, Layer, Option } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import { SwitchyardConfig } from "../src/platform/Config.js"
 import { CLUSTER_JOB_DEFAULT_SECONDS } from "../src/platform/jobs/ClusterJobPeriods.js"
 import { JobsRepo } from "../src/platform/jobs/JobsRepo.js"
@@ -78,5 +78,31 @@ layer(ServerInstance.Default.pipe(Layer.provideMerge(TestDatabase())))("a proces
       yield* instance.heartbeat
       expect(instance.mayHaveLapsedSince(afterSilence)).toBe(true)
       expect(yield* sql`SELECT 1 FROM server_instances WHERE id = ${instance.id}`).toHaveLength(1)
+    }))
+})
+
+layer(TestDatabase())("a process's registration", (it) => {
+  it.scoped("counts its silence from when the registration began, however long it took to finish", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.acquireRelease(
+        Effect.sync(() => vi.useFakeTimers({ toFake: ["Date"], now: Date.now() })),
+        () => Effect.sync(() => vi.useRealTimers())
+      )
+      // a minute passes for the process (stalled, starved of CPU) within its registration's
+      // transaction: the row's heartbeat_at is the transaction's start, a minute before it finished
+      const stalling: SqlClient.SqlClient = Object.assign((...args: Parameters<SqlClient.SqlClient>) => sql(...args), sql, {
+        withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          sql.withTransaction(Effect.tap(effect, () => Effect.sync(() => vi.setSystemTime(Date.now() + 60_000))))
+      })
+      const instance = yield* Layer.build(ServerInstance.Default).pipe(
+        Effect.map(Context.get(ServerInstance)),
+        Effect.provideService(SqlClient.SqlClient, stalling)
+      )
+
+      // other processes see its row silent for a minute: it must not count itself alive since it finished
+      expect(instance.mayHaveLapsedSince(instance.lapseMark())).toBe(true)
+      yield* instance.heartbeat
+      expect(instance.mayHaveLapsedSince(instance.lapseMark())).toBe(false)
     }))
 })

@@ -23,6 +23,11 @@ export class ServerInstance extends Effect.Service<ServerInstance>()("Switchyard
     // The embedded database serves one process (its data directory is locked): any other
     // registered process was stopped without deregistering. On PostgreSQL others may be alive.
     const embedded = Option.isNone(config.databaseUrl)
+    // Taken before the registration's transaction begins: its row's heartbeat_at (`now()`, the
+    // transaction's start) is no earlier. The registration may take long to finish (a process
+    // starved of CPU at start, a busy pool): counted from its end, the process would think
+    // itself fresh while others already see its row silent and take its claims over.
+    const registeringAt = Date.now()
     yield* Effect.acquireRelease(
       sql.withTransaction(Effect.gen(function*() {
         yield* embedded
@@ -33,10 +38,11 @@ export class ServerInstance extends Effect.Service<ServerInstance>()("Switchyard
       () => Effect.ignore(sql`DELETE FROM server_instances WHERE id = ${id}`)
     )
 
-    // What this process knows of its own standing: when its last heartbeat was sent, and how
-    // many times a heartbeat found it had been silent long enough to count as gone (its claims
-    // could then have been taken over by another process).
-    let lastBeatAt = Date.now()
+    // What this process knows of its own standing: when its last heartbeat (or its registration)
+    // was sent, never later than the database's time of it, and how many times a heartbeat found
+    // it had been silent long enough to count as gone (its claims could then have been taken
+    // over by another process).
+    let lastBeatAt = registeringAt
     let lapses = 0
 
     /** Marks this process alive (registering it again if its row was removed meanwhile). */
