@@ -57,12 +57,14 @@ const fixtures = Effect.gen(function*() {
   // a loopback endpoint the allowlist lets the server save (deliveries to it fail: nothing listens there)
   const webhookUrl = `${sandbox.ats.baseUrl}/readme-webhook`
   const webhook = yield* client.webhooks.create_webhook({ payload: { url: webhookUrl, events: ["account.deleted"] } })
+  const spareKey = yield* client.api_keys.create_api_key({ payload: { name: "to revoke" } })
   return {
     KEY: key,
     ACCOUNT_ID: linked.id,
     ID: spare.id,
     REQUEST_ID: logs.data[0]!.request_id,
     WEBHOOK_ID: webhook.id,
+    KEY_ID: spareKey.id,
     WEBHOOK_URL: webhookUrl,
     MCP_SERVER_URL: sandbox.mcp.url,
     SWITCHYARD_METRICS_TOKEN: METRICS_TOKEN
