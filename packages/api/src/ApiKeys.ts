@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiKeyScope, Authentication } from "./Authentication.js"
-import { PageSize, strictObject } from "./Params.js"
+import { NextCursor, PageSize, strictObject } from "./Params.js"
 
 /** The most active keys a project may hold: a leaked automation loop cannot mint keys without end. */
 export const MAX_ACTIVE_API_KEYS = 100
@@ -51,9 +51,7 @@ export type ApiKeyList = typeof ApiKeyList.Type
 /** Keyset pages of the project's keys, newest first; revoked keys only when asked for. */
 export const ListApiKeysParams = Schema.Struct({
   page_size: Schema.optional(PageSize),
-  next: Schema.optional(Schema.String.pipe(
-    Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
-  )),
+  next: Schema.optional(NextCursor),
   include_revoked: Schema.optional(Schema.Literal("true", "false").annotations({
     message: () => "include_revoked must be true or false"
   })).annotations({ description: "true also lists revoked keys (default false)" })

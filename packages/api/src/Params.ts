@@ -81,3 +81,8 @@ export const PageOf = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string
 
 /** A JSON object body: extra properties are rejected rather than silently dropped. */
 export const strictObject = { parseOptions: { onExcessProperty: "error" } } as const
+
+/** A keyset list's `next`: an opaque cursor the list itself returned (the server checks its signature). */
+export const NextCursor = Schema.String.pipe(
+  Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
+)

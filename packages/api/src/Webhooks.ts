@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { commaSeparated, isHttpUrl, PageSize, strictObject } from "./Params.js"
+import { commaSeparated, isHttpUrl, NextCursor, PageSize, strictObject } from "./Params.js"
 
 /** The events an endpoint may subscribe to. */
 export const WebhookEventType = Schema.Literal(
@@ -105,9 +105,7 @@ export const WebhookEndpointList = Schema.Struct({
 /** Keyset pages of the project's endpoints, oldest first; `page_size` 1..100, default 25. */
 export const ListWebhooksParams = Schema.Struct({
   page_size: Schema.optional(PageSize),
-  next: Schema.optional(Schema.String.pipe(
-    Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
-  ))
+  next: Schema.optional(NextCursor)
 })
 export type ListWebhooksParams = typeof ListWebhooksParams.Type
 
@@ -128,17 +126,13 @@ const DeliveryEventType = Schema.Literal(
   "webhook.test"
 )
 
-const DeliveryCursor = Schema.String.pipe(
-  Schema.maxLength(512, { message: () => "next must be a cursor this list returned" })
-)
-
 /**
  * Keyset pages, newest first: a delivery written while a client pages is neither repeated
  * nor skipped. `page_size` is bounded like the platform lists (1..100, default 25).
  */
 export const ListWebhookDeliveriesParams = Schema.Struct({
   page_size: Schema.optional(PageSize),
-  next: Schema.optional(DeliveryCursor),
+  next: Schema.optional(NextCursor),
   status: Schema.optional(
     commaSeparated(WebhookDeliveryStatus.annotations({ message: () => "status must each be one of pending, succeeded, failed" }))
   ),

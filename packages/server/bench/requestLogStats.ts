@@ -2,7 +2,7 @@
  * `tsx bench/requestLogStats.ts` (needs DATABASE_URL: a PostgreSQL server on which it may create
  * and drop a database): what `GET /requests/logs/stats` costs on a log of a million rows.
  *
- * A fresh database is migrated as the server migrates it, then given BENCH_LOG_ROWS rows
+ * A fresh database is migrated by the server's own MigrationsLive, then given BENCH_LOG_ROWS rows
  * (default 1,000,000) over the last 30 days for one project (5 providers, 4 source types, 40
  * actions, 2,000 accounts, one run in 20 failed), plus as many for a second project that no
  * query may read. Each shape of the overview (24 hours hourly, 7 days hourly by provider, 30 days
@@ -12,8 +12,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { migrations } from "../src/migrations/index.js"
+import { Effect, Layer, Redacted } from "effect"
+import { MigrationsLive } from "../src/platform/database/Sql.js"
 import { RequestLogsRepo, type StatsQuery } from "../src/features/requestLogs/RequestLogsRepo.js"
 import { createBenchDatabase, printableUrl } from "./postgres.js"
 import { installCleanup } from "./processes.js"
@@ -84,9 +84,6 @@ const planOf = (sql: SqlClient.SqlClient, query: StatsQuery) =>
 
 const program = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  for (const [name, migration] of Object.entries(migrations)) {
-    yield* migration.pipe(Effect.withSpan(name))
-  }
   yield* sql`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench')`
   yield* sql`
     INSERT INTO projects (id, organization_id, name)
@@ -121,7 +118,7 @@ console.log(`request log stats on PostgreSQL (${printableUrl(adminUrl)}), ${RUNS
 try {
   await Effect.runPromise(program.pipe(
     Effect.provide(RequestLogsRepo.Default),
-    Effect.provide(PgClient.layer({ url: Redacted.make(database.url) }))
+    Effect.provide(MigrationsLive.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(database.url) }))))
   ))
 } finally {
   await database.drop()

@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { ApiKeyScope } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
 import { CacheEpochs } from "../../platform/cache/CacheEpochs.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
 /** A key as read back: never its hash. */
 export const ApiKeyRecord = Schema.Struct({
@@ -27,7 +28,6 @@ export interface ApiKeyPosition {
   readonly id: string
 }
 
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
 
 export interface NewApiKey {
   readonly id: string
@@ -105,14 +105,16 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("Switchyard/ApiKe
       }
         ORDER BY k.created_at DESC, k.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodePage), Effect.orDie)
 
+    const findInProject = SqlSchema.findOne({
+      Request: Schema.Struct({ projectId: Schema.String, id: Schema.String }),
+      Result: ApiKeyRecord,
+      execute: ({ id, projectId }) =>
+        sql`
+          SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
+          WHERE k.project_id = ${projectId}::uuid AND k.id = ${id}::uuid`
+    })
     const find = (projectId: string, id: string) =>
-      !isUuid(id) ? Effect.succeedNone : sql`
-        SELECT ${columns} FROM api_keys k JOIN projects p ON p.id = k.project_id
-        WHERE k.project_id = ${projectId}::uuid AND k.id = ${id}::uuid`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ApiKeyRecord))),
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+      isUuid(id) ? findInProject({ projectId, id }).pipe(Effect.orDie) : Effect.succeedNone
 
     const countActive = (projectId: string) =>
       sql<{ readonly n: number }>`

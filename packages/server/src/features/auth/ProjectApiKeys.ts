@@ -16,15 +16,15 @@ import { ApiKeyNotFound, InvalidApiKeyRequest, TooManyApiKeys } from "./ApiKeyEr
 import { ApiKeys } from "./ApiKeys.js"
 import { type ApiKeyPosition, type ApiKeyRecord, ApiKeysRepo } from "./ApiKeysRepo.js"
 import { ApiKeyUsage } from "./ApiKeyUsage.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MICROS = /^\d{1,18}$/
 
 /** A page's end in one project's list (and whether revoked keys were listed: a cursor keeps to its list). */
 const asPosition = (projectId: string, includeRevoked: boolean, value: unknown): Option.Option<ApiKeyPosition> => {
   const { i, p, r, t } = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
   if (p !== projectId || r !== includeRevoked || typeof t !== "string" || typeof i !== "string") return Option.none()
-  return MICROS.test(t) && UUID.test(i) ? Option.some({ createdMicros: t, id: i }) : Option.none()
+  return MICROS.test(t) && isUuid(i) ? Option.some({ createdMicros: t, id: i }) : Option.none()
 }
 
 /**

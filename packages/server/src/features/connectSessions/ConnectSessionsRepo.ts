@@ -3,6 +3,7 @@ import { ConnectCategory } from "@switchyard/api"
 import { Clock, Effect, Option, Schema } from "effect"
 import { WebhookOutbox } from "../webhooks/WebhookOutbox.js"
 import { connectSessionView } from "./connectSessionView.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
 export const StoredSessionStatus = Schema.Literal("pending", "completed", "failed")
 
@@ -35,7 +36,6 @@ const NewConnectSessionRow = Schema.Struct({
 })
 export type NewConnectSessionRow = typeof NewConnectSessionRow.Type
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 export class ConnectSessionsRepo extends Effect.Service<ConnectSessionsRepo>()("Switchyard/ConnectSessionsRepo", {
   effect: Effect.gen(function*() {

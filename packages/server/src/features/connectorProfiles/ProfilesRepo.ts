@@ -4,6 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { CacheEpochs } from "../../platform/cache/CacheEpochs.js"
 import { listPage } from "../../platform/database/ListPage.js"
 import type { PageWindow } from "../../platform/database/Pagination.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
 export const ProfileRow = Schema.Struct({
   // The stored fields the api's ConnectorProfile shows as they are; the row has Dates where it has strings.
@@ -39,7 +40,6 @@ const ProfileChanges = Schema.partial(Schema.Struct({
 }))
 export type ProfileChanges = typeof ProfileChanges.Type
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("Switchyard/ProfilesRepo", {
   effect: Effect.gen(function*() {

@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import type { RequestLogOrderBy, RequestLogOrderDirection, RequestLogSourceType } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
+import { isUuid } from "../../platform/database/isUuid.js"
 
 const StoredProviderCall = Schema.Struct({
   method: Schema.String,
@@ -98,10 +99,8 @@ export type StatsBucketRow = typeof StatsBucketRow.Type
 const decodeStatsGroups = Schema.decodeUnknown(Schema.Array(StatsGroupRow))
 const decodeStatsBuckets = Schema.decodeUnknown(Schema.Array(StatsBucketRow))
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** Whether `id` can be a stored entry's id (anything else cannot be found, and must not reach a uuid cast). */
-export const isRequestLogId = (id: string) => UUID_PATTERN.test(id)
+export const isRequestLogId = isUuid
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(RequestLogRow))
 const decodeDetail = Schema.decodeUnknown(RequestLogDetailRow)

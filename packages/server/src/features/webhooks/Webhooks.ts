@@ -27,11 +27,11 @@ import {
   type WebhookEndpointRow,
   WebhooksRepo
 } from "./WebhooksRepo.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const ROTATION_OVERLAP_SECONDS = 24 * 3600
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MICROS = /^\d{1,18}$/
 
 /**
@@ -45,7 +45,7 @@ const deliveryPosition = (endpointId: string, last: WebhookDeliveryPageRow) => (
 
 const asEndpointPosition = (projectId: string, value: unknown): Option.Option<EndpointPosition> => {
   const { i, p, t } = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
-  if (p !== projectId || typeof t !== "string" || typeof i !== "string" || !MICROS.test(t) || !UUID.test(i)) return Option.none()
+  if (p !== projectId || typeof t !== "string" || typeof i !== "string" || !MICROS.test(t) || !isUuid(i)) return Option.none()
   return Option.some({ createdMicros: t, id: i })
 }
 

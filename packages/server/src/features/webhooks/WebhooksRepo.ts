@@ -2,8 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { WebhookEventType } from "@switchyard/api"
 import { Effect, Option, Schema } from "effect"
 import type { Sealed } from "../../platform/crypto/CredentialCipher.js"
+import { isUuid } from "../../platform/database/isUuid.js"
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 /** An endpoint as stored, without its sealed secrets. */
 export const WebhookEndpointRow = Schema.Struct({
