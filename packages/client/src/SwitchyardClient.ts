@@ -6,8 +6,12 @@ import { defaultRetryPolicy, type RetryPolicy } from "./RetryPolicy.js"
 import { retryTransient } from "./retryTransient.js"
 
 export interface ClientOptions {
-  /** The API key; sent as the Basic auth username with an empty password. */
-  readonly apiKey: Redacted.Redacted | string
+  /**
+   * The API key; sent as the Basic auth username with an empty password. Omitted in a page served
+   * by the Switchyard server itself (the dashboard): the browser's session cookie authenticates
+   * instead, so no key is ever held by the page's script.
+   */
+  readonly apiKey?: Redacted.Redacted | string | undefined
   /** Where the server listens, e.g. `http://127.0.0.1:4000`; omit when the HttpClient already targets it. */
   readonly baseUrl?: URL | string | undefined
   /**
@@ -31,11 +35,14 @@ export interface Client extends HttpApiClient.Client<ApiGroups, ApiErrors, never
 /** The typed client derived from the shared `Api` definition, over the HttpClient in context. */
 export const makeClient = (options: ClientOptions): Effect.Effect<Client, never, HttpClient.HttpClient> => {
   const apiKey = typeof options.apiKey === "string" ? Redacted.make(options.apiKey) : options.apiKey
+  const authenticate = apiKey === undefined
+    ? identity<HttpClient.HttpClient>
+    : HttpClient.mapRequest((request) => HttpClientRequest.basicAuth(request, Redacted.value(apiKey), ""))
   const retry = options.retry === undefined ? identity : retryTransient({ ...defaultRetryPolicy, ...options.retry })
   return HttpApiClient.make(Api, {
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     transformClient: (client) =>
-      HttpClient.mapRequest(client, (request) => HttpClientRequest.basicAuth(request, Redacted.value(apiKey), "")).pipe(
+      authenticate(client).pipe(
         retry,
         // Transport errors arise here, unexpected statuses when the answer is decoded: both carry the request.
         HttpClient.transform((send) => Effect.mapError(send, hideCredentials))

@@ -7,7 +7,8 @@ import { type Client, makeClient } from "./SwitchyardClient.js"
 export interface PromiseClientOptions {
   /** Where the server listens, e.g. `https://switchyard.example.com`. */
   readonly baseUrl: URL | string
-  readonly apiKey: Redacted.Redacted | string
+  /** Omitted in a page the Switchyard server serves (the dashboard): its session cookie authenticates. */
+  readonly apiKey?: Redacted.Redacted | string | undefined
   /** Retries of 429 and 408 answers; the default policy when omitted, `false` for none. */
   readonly retry?: Partial<RetryPolicy> | false | undefined
   /** The `fetch` to send with (default `globalThis.fetch`), e.g. one going through a proxy. */

@@ -9,6 +9,7 @@
  *    build/ and the sandbox's providers from its sources into dist/, one directory with their
  *    shared chunks, and copies the files read at run time beside them (the connect page's
  *    script and style in dist/assets/, the built-in connectors' YAML in dist/connectors/).
+ * 3. The dashboard's own build (packages/dashboard, a browser bundle), copied to dist/dashboard/.
  *    dist/ is self-contained: the published package depends only on what the bundle leaves
  *    external (PGlite, which loads its WebAssembly from beside its own module). The bundle keeps only the modules the server uses: with
  *    whole packages loaded through their index (effect, @effect/platform with its two API
@@ -23,6 +24,7 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { spawnSync } from "node:child_process"
 
 const serverDir = Path.resolve(import.meta.dirname, "..")
 const rootConfig = Path.join(serverDir, "tsconfig.build.json")
@@ -266,4 +268,30 @@ if (stale || !entryPoints.every((entry) => Fs.existsSync(Path.join(distDir, Path
     process.stderr.write(`switchyard: bundling failed: ${error.message}\n`)
     process.exit(1)
   })
+}
+
+/**
+ * The dashboard (packages/dashboard): its own build, incremental, then its two files copied
+ * to dist/dashboard/ whenever they are newer there than here, where the server reads them
+ * beside its bundle (edge/dashboard/dashboardAssets.ts). Its size report goes to stderr:
+ * stdout stays the CLI's.
+ */
+const dashboardDir = Path.resolve(serverDir, "../dashboard")
+const dashboardBuild = spawnSync(process.execPath, [Path.join(dashboardDir, "scripts/build.mjs")], {
+  stdio: ["ignore", "ignore", "inherit"]
+})
+if (dashboardBuild.status !== 0) {
+  process.stderr.write("switchyard: the dashboard's build failed (errors above)\n")
+  process.exit(1)
+}
+const builtDashboard = Path.join(dashboardDir, "dist")
+const servedDashboard = Path.join(distDir, "dashboard")
+for (const file of Fs.readdirSync(builtDashboard)) {
+  const from = Path.join(builtDashboard, file)
+  const to = Path.join(servedDashboard, file)
+  const copied = Fs.statSync(to, { throwIfNoEntry: false })
+  if (copied === undefined || copied.mtimeMs < Fs.statSync(from).mtimeMs) {
+    Fs.mkdirSync(servedDashboard, { recursive: true })
+    Fs.copyFileSync(from, to)
+  }
 }

@@ -1,0 +1,85 @@
+import { useEffect, useRef, useState } from "preact/hooks"
+import { messageOf } from "./api.js"
+import { href, useRoute } from "./router.js"
+import { sections } from "./routes.js"
+import { currentSession, type Session, signOut } from "./session.js"
+import { SignIn } from "./SignIn.js"
+import { ErrorNote, Loading } from "./ui/Feedback.js"
+import { SessionContext, sessionState } from "./ui/SessionContext.js"
+
+const SESSION_ENDED = "Your session ended: it was signed out, it expired, or its API key was revoked. Sign in again."
+
+const scopeLabel = { full_access: "Full Access", read_only: "Read Only", accounts: "Accounts", actions: "Actions" } as const
+
+export const App = () => {
+  const [session, setSession] = useState<Session | null | undefined>(undefined)
+  const [failure, setFailure] = useState<unknown>(undefined)
+  const [notice, setNotice] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    currentSession().then((found) => setSession(found ?? null), setFailure)
+  }, [])
+  if (failure !== undefined) return <main><h1>Switchyard</h1><ErrorNote error={failure} title="Could not reach the server" /></main>
+  if (session === undefined) return <main><Loading what="the dashboard" /></main>
+  if (session === null) {
+    return <SignIn notice={notice} onSignedIn={(signedIn) => {
+      setNotice(undefined)
+      setSession(signedIn)
+    }} />
+  }
+  const ended = () => {
+    setNotice(SESSION_ENDED)
+    setSession(null)
+  }
+  return (
+    <SessionContext.Provider value={sessionState(session, ended)}>
+      <Shell session={session} onSignedOut={() => {
+        setNotice("You signed out.")
+        setSession(null)
+      }} />
+    </SessionContext.Provider>
+  )
+}
+
+const Shell = ({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) => {
+  const route = useRoute()
+  const visible = sections.filter((section) => !section.fullAccessOnly || session.scope === "full_access")
+  const current = visible.find((section) => section.path === route.segments[0]) ?? (route.segments.length === 0 ? visible[0] : undefined)
+  const main = useRef<HTMLElement>(null)
+  const [signOutError, setSignOutError] = useState<unknown>(undefined)
+  // a new view moves focus to its heading, as a page load would (screen readers announce it)
+  useEffect(() => {
+    main.current?.querySelector<HTMLElement>("h1")?.focus()
+    document.title = `${current?.title ?? "Not found"} · Switchyard`
+  }, [route.segments.join("/"), current?.path])
+  const Page = current?.page
+  return (
+    <div class="shell">
+      <a class="skip" href="#main" onClick={(event) => {
+        event.preventDefault()
+        main.current?.querySelector<HTMLElement>("h1")?.focus()
+      }}>Skip to content</a>
+      <header class="top">
+        <span class="brand">Switchyard</span>
+        <span class="who">
+          Project <code>{session.project_id}</code> · <span class="scope">{scopeLabel[session.scope]}</span>
+        </span>
+        <button type="button" onClick={() => signOut().then(onSignedOut, setSignOutError)}>Sign out</button>
+      </header>
+      {signOutError === undefined ? null : <p class="error-note" role="alert">Could not sign out: {messageOf(signOutError)}</p>}
+      <nav aria-label="Sections">
+        <ul>
+          {visible.map((section) => (
+            <li key={section.path}>
+              <a href={href(section.path)} aria-current={section === current ? "page" : undefined}>{section.title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={main}>
+        {Page === undefined
+          ? <><h1 tabIndex={-1}>Not found</h1><p>There is no such view. <a href={href(visible[0]?.path ?? "")}>Go to the first section</a>.</p></>
+          : <Page route={route} />}
+      </main>
+    </div>
+  )
+}
