@@ -64,7 +64,15 @@ export const AccountsPage = ({ route }: PageProps) => {
         A linked account is one customer's connection to a provider; its credentials are stored encrypted and never shown.
         Customers link their own through a connect link.
       </p>
-      {canWrite && linking ? <NewConnectLink onClose={() => setLinking(false)} /> : null}
+      {canWrite && linking
+        ? (
+          <NewConnectLink onClose={() => {
+            setLinking(false)
+            // the customer may have used the link meanwhile: show their account
+            accounts.reload()
+          }} />
+        )
+        : null}
       <AccountFilters key={key} filters={filters} options={options.state === "loaded" ? options.data : undefined} />
       <Loaded load={accounts} what="accounts">
         {(result) =>
