@@ -103,9 +103,12 @@ layer(server, { excludeTestServices: true })("the dashboard's accounts and reque
       expect(yield* promise(() => facts.getByRole("link", { name: "Recruiting" }).isVisible())).toBe(true)
       const settings = page.locator("h2:has-text('Settings') + dl")
       expect(yield* promise(() => settings.innerText())).toContain(sandbox.ats.baseUrl)
-      const operations = page.getByRole("table", { name: "Unified operations the account serves" })
-      yield* promise(() => operations.waitFor())
-      expect(yield* promise(() => operations.getByRole("cell", { name: "ats_list_applications", exact: true }).isVisible())).toBe(true)
+      // a disclosure per unified model
+      yield* promise(() => page.getByText("ats_applications", { exact: true }).click())
+      const operations = page.getByRole("table", { name: "Operations of ats_applications" })
+      yield* promise(() => operations.getByRole("cell", { name: "ats_list_applications", exact: true }).waitFor())
+      expect(yield* promise(() => operations.getByRole("row", { name: "ats_list_applications GET /unified/ats/applications", exact: true }).isVisible()))
+        .toBe(true)
       yield* promise(() => page.getByText("No requests yet").waitFor())
       yield* checked(shot, page, "account")
       const accountUrl = page.url()
@@ -152,7 +155,7 @@ layer(server, { excludeTestServices: true })("the dashboard's accounts and reque
       yield* checked(shot, page, "account's request logs")
 
       // only the failed call
-      yield* promise(() => page.getByLabel("Outcome").selectOption({ label: "Failed (status 400 or above)" }))
+      yield* promise(() => page.getByLabel("Outcome").selectOption({ label: "Failed" }))
       yield* promise(() => page.getByRole("button", { name: "Filter" }).click())
       yield* promise(() => page.waitForURL((url) => url.hash === `#/logs?account_ids=${accountId}&success=false`))
       const failedRows = logs.locator("tbody tr")
@@ -202,7 +205,8 @@ layer(server, { excludeTestServices: true })("the dashboard's accounts and reque
 
       // a deleted account's page says so in words
       yield* promise(() => page.goto(accountUrl))
-      yield* promise(() => page.getByRole("alert").filter({ hasText: "Could not load the account" }).waitFor())
+      yield* promise(() => heading(page, "Account").waitFor())
+      expect(yield* promise(() => page.getByRole("alert").innerText())).toBe(`Could not load the account. Account ${accountId} not found`)
       yield* checked(shot, page, "deleted account")
       expect(cspViolations).toEqual([])
     }))
@@ -224,7 +228,8 @@ layer(server, { excludeTestServices: true })("the dashboard's accounts and reque
 
       yield* promise(() => page.getByRole("link", { name: account.name }).click())
       yield* promise(() => heading(page, account.name).waitFor())
-      yield* promise(() => page.getByRole("table", { name: "Unified operations the account serves" }).waitFor())
+      yield* promise(() => page.getByRole("heading", { name: "Operations" }).waitFor())
+      yield* promise(() => page.getByText("ats_applications", { exact: true }).waitFor())
       for (const control of ["Suspend", "Activate", "Delete"]) {
         expect(yield* promise(() => page.getByRole("button", { name: control }).count()), control).toBe(0)
       }

@@ -1,4 +1,4 @@
-import type { Account, AccountMeta } from "@switchyard/api"
+import type { Account, AccountMeta, AccountMetaOperation } from "@switchyard/api"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import { href, navigate } from "../router.js"
@@ -39,48 +39,50 @@ export const AccountPage = ({ id }: { id: string }) => {
         payload: suspend ? { status: "suspended", status_reasons: [SUSPENDED_HERE] } : { status: "active", status_reasons: [] }
       })
     ).then((updated) => updated !== undefined && setChanged(updated))
+  const suspended = shown?.status === "suspended"
+  // one header whatever the state, so the heading the view focuses stays in place once the account arrives
   return (
-    <Loaded load={account} what="the account">
-      {() => {
-        const current = shown!
-        const suspended = current.status === "suspended"
-        return (
+    <>
+      <PageHeader title={shown?.name ?? "Account"} back={{ href: href("accounts"), label: "Accounts" }}>
+        {canWrite && shown !== undefined
+          ? (
+            <>
+              {suspended
+                ? <button type="button" disabled={change.busy} onClick={() => setStatus(false)}>Activate</button>
+                : <button type="button" disabled={change.busy} onClick={() => setStatus(true)}>Suspend</button>}
+              <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete</button>
+            </>
+          )
+          : undefined}
+      </PageHeader>
+      {shown === undefined
+        // loading, or failed (a deleted account's link): said in words under the heading
+        ? <Loaded load={account} what="the account">{() => null}</Loaded>
+        : (
           <>
-            <PageHeader title={current.name} back={{ href: href("accounts"), label: "Accounts" }}>
-              {canWrite
-                ? (
-                  <>
-                    {suspended
-                      ? <button type="button" disabled={change.busy} onClick={() => setStatus(false)}>Activate</button>
-                      : <button type="button" disabled={change.busy} onClick={() => setStatus(true)}>Suspend</button>}
-                    <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete</button>
-                  </>
-                )
-                : null}
-            </PageHeader>
             <p class="status-line" role="status">
-              <Badge label={current.status} />
+              <Badge label={shown.status} />
               {suspended ? <span class="muted"> Actions and unified calls on it are refused (412) until it is activated.</span> : null}
             </p>
-            <StatusReasons reasons={current.status_reasons} />
+            <StatusReasons reasons={shown.status_reasons} />
             {change.error === undefined ? null : <ErrorNote error={change.error} title="Could not change the status" />}
-            <Facts account={current} />
+            <Facts account={shown} />
             <h2>Settings</h2>
-            {Object.keys(current.settings).length === 0
+            {Object.keys(shown.settings).length === 0
               ? <p class="muted">No settings: the connector's defaults apply.</p>
-              : <Values values={current.settings} />}
-            {current.metadata === null ? null : (
+              : <Values values={shown.settings} />}
+            {shown.metadata === null ? null : (
               <>
                 <h2>Metadata</h2>
                 <p class="muted">What the connect session that linked it carried.</p>
-                <Values values={current.metadata} />
+                <Values values={shown.metadata} />
               </>
             )}
-            <Operations id={id} />
             <RecentRequests id={id} />
+            <Operations id={id} />
             <Confirm
               open={deleting}
-              title={`Delete “${current.name}”?`}
+              title={`Delete “${shown.name}”?`}
               confirmLabel="Delete account"
               busy={remove.busy}
               onCancel={() => {
@@ -96,15 +98,14 @@ export const AccountPage = ({ id }: { id: string }) => {
                 })}
             >
               <p>
-                Its stored credentials are removed and calls with its id stop working at once. {current.owner_name ?? current.owner_id}{" "}
+                Its stored credentials are removed and calls with its id stop working at once. {shown.owner_name ?? shown.owner_id}{" "}
                 would have to link it again. Its request logs are kept. This cannot be undone.
               </p>
               {remove.error === undefined ? null : <ErrorNote error={remove.error} title="Could not delete the account" />}
             </Confirm>
           </>
-        )
-      }}
-    </Loaded>
+        )}
+    </>
   )
 }
 
@@ -149,11 +150,18 @@ const Facts = ({ account }: { account: Account }) => (
   </dl>
 )
 
-/** The unified model (`ats_applications`) an operation belongs to. */
-const modelOf = (meta: AccountMeta, operationId: string) =>
-  Object.entries(meta.models).find(([, model]) => model.operations.some((operation) => operation.id === operationId))?.[0]
+/**
+ * The operations by unified model (`ats_applications`), in the meta's order; an operation no
+ * model lists goes under "other".
+ */
+const byModel = (meta: AccountMeta): ReadonlyArray<readonly [string, ReadonlyArray<AccountMetaOperation>]> => {
+  const grouped = Object.entries(meta.models).map(([model, { operations }]) => [model, operations] as const)
+  const listed = new Set(grouped.flatMap(([, operations]) => operations.map((operation) => operation.id)))
+  const other = meta.operations.filter((operation) => !listed.has(operation.id))
+  return other.length === 0 ? grouped : [...grouped, ["other", other] as const]
+}
 
-/** The unified operations the account can serve, with their models. */
+/** The unified operations the account can serve, a disclosure per model (a connector may serve dozens). */
 const Operations = ({ id }: { id: string }) => {
   const meta = useLoad(() => api.accounts.get_account_meta({ path: { id } }), [id])
   return (
@@ -173,23 +181,31 @@ const Operations = ({ id }: { id: string }) => {
                 <p class="muted">
                   {found.provider_name} <code>{found.connector.version}</code>
                   {found.categories.length === 0 ? null : <> · {found.categories.join(", ").toUpperCase()}</>} · {found.operations.length}{" "}
-                  unified {found.operations.length === 1 ? "operation" : "operations"}
+                  unified {found.operations.length === 1 ? "operation" : "operations"}. Open a model to see its endpoints.
                 </p>
-                <table>
-                  <caption class="visually-hidden">Unified operations the account serves</caption>
-                  <thead>
-                    <tr><th scope="col">Model</th><th scope="col">Operation</th><th scope="col">Endpoint</th></tr>
-                  </thead>
-                  <tbody>
-                    {found.operations.map((operation) => (
-                      <tr key={operation.id}>
-                        <td>{modelOf(found, operation.id) ?? <span class="muted">–</span>}</td>
-                        <td><code>{operation.id}</code></td>
-                        <td><code>{operation.method.toUpperCase()} {operation.path}</code></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <div class="models">
+                  {byModel(found).map(([model, operations]) => (
+                    <details key={model} class="model">
+                      <summary>
+                        <code>{model}</code> <span class="muted">· {operations.length} {operations.length === 1 ? "operation" : "operations"}</span>
+                      </summary>
+                      <table>
+                        <caption class="visually-hidden">Operations of {model}</caption>
+                        <thead>
+                          <tr><th scope="col">Operation</th><th scope="col">Endpoint</th></tr>
+                        </thead>
+                        <tbody>
+                          {operations.map((operation) => (
+                            <tr key={operation.id}>
+                              <td><code>{operation.id}</code></td>
+                              <td><code class="endpoint">{operation.method.toUpperCase()} {operation.path}</code></td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </details>
+                  ))}
+                </div>
               </>
             )}
       </Loaded>

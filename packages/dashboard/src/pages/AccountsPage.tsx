@@ -50,7 +50,8 @@ export const AccountsPage = ({ route }: PageProps) => {
   const page = pageOf(route.query)
   const key = route.query.toString()
   const accounts = useLoad(() => listAccounts(filters, page), [key])
-  const options = useLoad(() => api.accounts.list_account_filters({}), [])
+  // the filters' options change as accounts come and go: loaded again with the list
+  const options = useLoad(() => api.accounts.list_account_filters({}), [key])
   const [linking, setLinking] = useState(false)
   const filtered = anyFilterSet(filters)
   return (
@@ -70,6 +71,7 @@ export const AccountsPage = ({ route }: PageProps) => {
             setLinking(false)
             // the customer may have used the link meanwhile: show their account
             accounts.reload()
+            options.reload()
           }} />
         )
         : null}
@@ -106,7 +108,7 @@ const AccountFilters = ({ filters, options }: { filters: Filters; options: Accou
   const { values, set, submit } = useFilterValues("accounts", filters)
   return (
     <FilterForm label="Filter accounts" path="accounts" active={anyFilterSet(filters)} onSubmit={submit}>
-      <TextFilter id="accounts-search" label="Search" type="search" value={values.search} placeholder="Name or owner username"
+      <TextFilter id="accounts-search" label="Search" type="search" value={values.search} placeholder="Name or username"
         onInput={set("search")} />
       <SelectFilter id="accounts-connector" label="Connector" any="Any connector" value={values.connector_key}
         current={filters.connector_key} options={options?.connector_keys} onChange={set("connector_key")} />

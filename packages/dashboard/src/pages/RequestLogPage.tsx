@@ -10,25 +10,33 @@ import { useLoad } from "../ui/useLoad.js"
 /** One request log entry: the call, what it was answered, and the provider calls it made. */
 export const RequestLogPage = ({ id }: { id: string }) => {
   const entry = useEntry(id)
+  const loaded = entry.state === "loaded" ? entry.data : undefined
+  // one header whatever the state, so the heading the view focuses stays in place once the entry arrives
   return (
-    <Loaded load={entry} what="the request log entry">
-      {({ data, names }) => (
-        <>
-          <PageHeader title={`${data.action} · ${data.success ? "succeeded" : "failed"}`} back={{ href: href("logs"), label: "Request logs" }} />
-          <Request entry={data} names={names} />
-          <h2>Provider calls</h2>
-          <Steps steps={data.step_requests} />
-          {isAccountId(data.account_id)
-            ? (
-              <p>
-                <a href={href(["accounts", data.account_id])}>The account</a> ·{" "}
-                <a href={href("logs", { account_ids: data.account_id })}>All requests of this account</a>
-              </p>
-            )
-            : null}
-        </>
-      )}
-    </Loaded>
+    <>
+      <PageHeader
+        title={loaded === undefined ? "Request log entry" : `${loaded.data.action} · ${loaded.data.success ? "succeeded" : "failed"}`}
+        back={{ href: href("logs"), label: "Request logs" }}
+      />
+      {loaded === undefined
+        // loading, or failed (an entry past the retention, a mistyped link): said in words under the heading
+        ? <Loaded load={entry} what="the request log entry">{() => null}</Loaded>
+        : (
+          <>
+            <Request entry={loaded.data} names={loaded.names} />
+            <h2>Provider calls</h2>
+            <Steps steps={loaded.data.step_requests} />
+            {isAccountId(loaded.data.account_id)
+              ? (
+                <p>
+                  <a href={href(["accounts", loaded.data.account_id])}>The account</a> ·{" "}
+                  <a href={href("logs", { account_ids: loaded.data.account_id })}>All requests of this account</a>
+                </p>
+              )
+              : null}
+          </>
+        )}
+    </>
   )
 }
 

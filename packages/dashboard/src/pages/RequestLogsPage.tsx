@@ -117,28 +117,39 @@ export const RequestLogsPage = ({ route }: PageProps) => {
 }
 
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => ({ value: method, label: method }))
-const outcomes = [{ value: "false", label: "Failed (status 400 or above)" }, { value: "true", label: "Succeeded" }]
+/** The API counts a status of 400 or above as a failure. */
+const outcomes = [{ value: "false", label: "Failed" }, { value: "true", label: "Succeeded" }]
 const sources = (Object.keys(sourceLabels) as Array<RequestLogSourceType>).map((source) => ({ value: source, label: sourceLabels[source] }))
 const orderOptions = Object.entries(orders).filter(([value]) => value !== "").map(([value, order]) => ({ value, label: order.label }))
 
 const LogFilters = ({ filters, options }: { filters: Filters; options: AccountFilterOptions | undefined }) => {
   const { values, set, submit } = useFilterValues("logs", filters)
   return (
-    <FilterForm label="Filter request logs" path="logs" active={anyFilterSet(filters)} onSubmit={submit}>
+    <FilterForm
+      label="Filter request logs"
+      path="logs"
+      active={anyFilterSet(filters)}
+      onSubmit={submit}
+      moreActive={anyFilterSet({ a: filters.actions, s: filters.status_codes, m: filters.http_methods, r: filters.request_ids })}
+      more={
+        <>
+          <TextFilter id="logs-action" label="Action" value={values.actions} placeholder="e.g. ats_list_applications" onInput={set("actions")} />
+          <TextFilter id="logs-status" label="Status codes" narrow value={values.status_codes} placeholder="e.g. 404, 502" inputMode="numeric"
+            onInput={set("status_codes")} />
+          <SelectFilter id="logs-method" label="HTTP method" any="Any method" value={values.http_methods} current={filters.http_methods}
+            options={methods} onChange={set("http_methods")} />
+          <TextFilter id="logs-request" label="Request id" value={values.request_ids} onInput={set("request_ids")} />
+        </>
+      }
+    >
       <SelectFilter id="logs-account" label="Account" any="Any account" value={values.account_ids} current={filters.account_ids}
         options={options?.account_ids} onChange={set("account_ids")} />
       <SelectFilter id="logs-provider" label="Provider" any="Any provider" value={values.providers} current={filters.providers}
         options={options?.connector_keys} onChange={set("providers")} />
-      <SelectFilter id="logs-outcome" label="Outcome" any="Succeeded or failed" value={values.success} current={filters.success}
+      <SelectFilter id="logs-outcome" label="Outcome" any="Any outcome" value={values.success} current={filters.success}
         options={outcomes} onChange={set("success")} />
-      <TextFilter id="logs-status" label="Status codes" narrow value={values.status_codes} placeholder="e.g. 404, 502"
-        inputMode="numeric" onInput={set("status_codes")} />
       <SelectFilter id="logs-source" label="Source" any="Any source" value={values.source_types} current={filters.source_types}
         options={sources} onChange={set("source_types")} />
-      <TextFilter id="logs-action" label="Action" value={values.actions} placeholder="e.g. ats_list_applications" onInput={set("actions")} />
-      <SelectFilter id="logs-method" label="HTTP method" any="Any method" value={values.http_methods} current={filters.http_methods}
-        options={methods} onChange={set("http_methods")} />
-      <TextFilter id="logs-request" label="Request id" value={values.request_ids} onInput={set("request_ids")} />
       <TextFilter id="logs-from" label="From" type="datetime-local" step={1} value={localInput(values.start_date)} onInput={set("start_date")} />
       <TextFilter id="logs-until" label="Until" type="datetime-local" step={1} value={localInput(values.end_date)} onInput={set("end_date")} />
       <SelectFilter id="logs-order" label="Order" any={orders[""].label} value={values.order} current={filters.order}

@@ -31,20 +31,31 @@ export const useFilterValues = <F extends Record<string, string>>(path: string, 
   return { values, set, submit }
 }
 
-/** The filter form: its fields, a Filter button, and a link clearing them when some are set. */
+/**
+ * The filter form: its fields, a Filter button, a link clearing them when some are set, and
+ * `more` (the less used fields) behind a disclosure, open when one of them is set.
+ */
 export const FilterForm = (
-  { label, path, active, onSubmit, children }: {
+  { label, path, active, onSubmit, children, more, moreActive = false }: {
     label: string
     path: string
     active: boolean
     onSubmit: (event: Event) => void
     children: ComponentChildren
+    more?: ComponentChildren
+    moreActive?: boolean
   }
 ) => (
   <form class="filters" role="search" aria-label={label} onSubmit={onSubmit}>
     {children}
     <button type="submit">Filter</button>
     {active ? <a href={href(path)}>Clear filters</a> : null}
+    {more === undefined ? null : (
+      <details open={moreActive}>
+        <summary>More filters</summary>
+        <div class="more">{more}</div>
+      </details>
+    )}
   </form>
 )
 
