@@ -10,6 +10,7 @@ const tones: Record<string, string> = {
   inactive: "neutral",
   disabled: "neutral",
   suspended: "warn",
+  expired: "warn",
   error: "bad",
   failed: "bad",
   revoked: "neutral"
