@@ -1,5 +1,7 @@
 import type { ComponentType } from "preact"
 import { ApiKeysPage } from "./pages/ApiKeysPage.js"
+import { OverviewPage } from "./pages/OverviewPage.js"
+import { WebhooksPage } from "./pages/WebhooksPage.js"
 import type { Route } from "./router.js"
 
 export interface PageProps {
@@ -17,5 +19,7 @@ export interface Section {
 
 /** The dashboard's sections, in the navigation's order; the first is the landing view. */
 export const sections: ReadonlyArray<Section> = [
+  { path: "overview", title: "Overview", page: OverviewPage },
+  { path: "webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "api-keys", title: "API keys", page: ApiKeysPage, fullAccessOnly: true }
 ]
