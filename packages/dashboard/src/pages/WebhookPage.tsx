@@ -1,4 +1,5 @@
 import type { WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventType } from "@switchyard/api"
+import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import { href, navigate } from "../router.js"
@@ -152,7 +153,7 @@ const Settings = ({ endpoint, onEdit }: { endpoint: WebhookEndpoint; onEdit: (()
       <dt>Description</dt>
       <dd>{endpoint.description ?? <span class="muted">none</span>}</dd>
       <dt>Events</dt>
-      <dd>{endpoint.events.map((event) => <code class="event" key={event}>{event}</code>)}</dd>
+      <dd>{endpoint.events.map((event) => <Fragment key={event}><code class="event">{event}</code> </Fragment>)}</dd>
       <dt>State</dt>
       <dd>
         {endpoint.enabled ? <Badge label="Enabled" /> : <Badge label="Disabled" />}

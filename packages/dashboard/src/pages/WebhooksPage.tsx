@@ -1,4 +1,5 @@
 import type { WebhookEndpointWithSecret, WebhookEventType } from "@switchyard/api"
+import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import type { PageProps } from "../routes.js"
@@ -80,7 +81,7 @@ const WebhookList = () => {
                           <a href={href(["webhooks", endpoint.id])}>{endpoint.url}</a>
                           {endpoint.description === null ? null : <span class="muted block">{endpoint.description}</span>}
                         </td>
-                        <td>{endpoint.events.map((event) => <code class="event" key={event}>{event}</code>)}</td>
+                        <td>{endpoint.events.map((event) => <Fragment key={event}><code class="event">{event}</code> </Fragment>)}</td>
                         <td>
                           {endpoint.enabled ? <Badge label="Enabled" /> : <Badge label="Disabled" />}
                           {endpoint.disabled_reason === null ? null : <span class="muted block">{endpoint.disabled_reason}</span>}

@@ -63,14 +63,16 @@ export const RequestsChart = ({ stats, title }: { stats: RequestLogStats; title:
         ...(daily ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC") } : {}),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1)] }, rate: { range: [0, 100] } },
         axes: [
-          { stroke: "#5a6272", grid: { stroke: "#eceef2" } },
+          // daily buckets: ticks on whole days only (no 12pm between them)
+          { stroke: "#5a6272", grid: { stroke: "#eceef2" }, ...(daily ? { incrs: [86_400, 2 * 86_400, 7 * 86_400] } : {}) },
           { label: "Requests", stroke: "#5a6272", grid: { stroke: "#eceef2" }, values: (_u, ticks) => ticks.map((tick) => Number.isInteger(tick) ? formatCount(tick) : "") },
           { scale: "rate", side: 1, label: "Error rate", stroke: ERROR_COLOUR, grid: { show: false }, values: (_u, ticks) => ticks.map((tick) => `${tick}%`) }
         ],
         series: [
           {},
           ...series.map((line) => ({ label: line.label, stroke: line.colour, width: 2, points: { show: daily } })),
-          { label: "Error rate", scale: "rate", stroke: ERROR_COLOUR, width: 1.5, dash: [6, 4], points: { show: daily } }
+          // an hour without requests has no rate (a gap, not 0%): points, so a rate between two gaps still shows
+          { label: "Error rate", scale: "rate", stroke: ERROR_COLOUR, width: 1.5, dash: [6, 4], points: { show: true, size: 6, fill: ERROR_COLOUR } }
         ]
       },
       [xs, ...series.map((line) => [...line.values]), rates],

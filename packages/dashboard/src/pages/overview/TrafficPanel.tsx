@@ -50,7 +50,6 @@ const Figures = ({ stats, range }: { stats: RequestLogStats; range: string }) =>
 /** The request figures and chart of the range in the view's query (`?range=7d`), the last 24 hours by default. */
 export const TrafficPanel = ({ range, path }: { range: Range; path: string }) => {
   const stats = useLoad(() => statsFor(range), [range])
-  const chosen = ranges.find((entry) => entry.value === range)!
   return (
     <section aria-labelledby="traffic">
       <div class="section-title-row">
@@ -70,20 +69,24 @@ export const TrafficPanel = ({ range, path }: { range: Range; path: string }) =>
         </div>
       </div>
       <Loaded load={stats} what="the request figures">
-        {(data) => (
+        {(data) => {
+          // named after the range the figures are of: while another range loads, the last one stays
+          const shown = ranges.find((entry) => entry.value === (data.interval === "day" ? "7d" : "24h"))!
+          return (
           <>
-            <Figures stats={data} range={chosen.label} />
+            <Figures stats={data} range={shown.label} />
             {data.totals.requests === 0
               ? (
-                <Empty title={`No requests in the last ${chosen.label}`}>
+                <Empty title={`No requests in the last ${shown.label}`}>
                   Requests show here once your application calls actions or unified endpoints with a linked account. Link
                   one under <a href={href("accounts")}>Accounts</a>; every call is then in{" "}
                   <a href={href("logs")}>Request logs</a>.
                 </Empty>
               )
-              : <RequestsChart stats={data} title={chosen.title} />}
+              : <RequestsChart stats={data} title={shown.title} />}
           </>
-        )}
+          )
+        }}
       </Loaded>
     </section>
   )

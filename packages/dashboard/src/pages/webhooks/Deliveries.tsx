@@ -61,8 +61,8 @@ export const Deliveries = ({ endpoint, version }: { endpoint: WebhookEndpoint; v
     retry.run(() => api.webhooks.retry_webhook_delivery({ path: { id: endpoint.id, delivery_id: delivery.id } })).then((queued) => {
       if (queued === undefined) return
       setRetried(endpoint.enabled
-        ? `The ${delivery.event_type} delivery is being sent again.`
-        : `The ${delivery.event_type} delivery is due again; it is sent once the endpoint is enabled.`)
+        ? `The ${delivery.event_type} delivery of ${formatTime(delivery.created_at)} was sent again: its row shows how it went.`
+        : `The ${delivery.event_type} delivery of ${formatTime(delivery.created_at)} is due again; it is sent once the endpoint is enabled.`)
       deliveries.reload()
     })
   return (
