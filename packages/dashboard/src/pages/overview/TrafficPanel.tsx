@@ -73,18 +73,18 @@ export const TrafficPanel = ({ range, path }: { range: Range; path: string }) =>
           // named after the range the figures are of: while another range loads, the last one stays
           const shown = ranges.find((entry) => entry.value === (data.interval === "day" ? "7d" : "24h"))!
           return (
-          <>
-            <Figures stats={data} range={shown.label} />
-            {data.totals.requests === 0
-              ? (
-                <Empty title={`No requests in the last ${shown.label}`}>
-                  Requests show here once your application calls actions or unified endpoints with a linked account. Link
-                  one under <a href={href("accounts")}>Accounts</a>; every call is then in{" "}
-                  <a href={href("logs")}>Request logs</a>.
-                </Empty>
-              )
-              : <RequestsChart stats={data} title={shown.title} />}
-          </>
+            <>
+              <Figures stats={data} range={shown.label} />
+              {data.totals.requests === 0
+                ? (
+                  <Empty title={`No requests in the last ${shown.label}`}>
+                    Requests show here once your application calls actions or unified endpoints with a linked account. Link
+                    one under <a href={href("accounts")}>Accounts</a>; every call is then in{" "}
+                    <a href={href("logs")}>Request logs</a>.
+                  </Empty>
+                )
+                : <RequestsChart stats={data} title={shown.title} />}
+            </>
           )
         }}
       </Loaded>
