@@ -4,6 +4,7 @@ import { href } from "../../router.js"
 import { Badge } from "../../ui/Badge.js"
 import { Empty, Loaded } from "../../ui/Feedback.js"
 import { formatCount } from "../../ui/format.js"
+import { useSession } from "../../ui/SessionContext.js"
 import { useLoad } from "../../ui/useLoad.js"
 
 interface StatusCount {
@@ -30,6 +31,7 @@ const countsByStatus = async (): Promise<ReadonlyArray<StatusCount>> => {
 }
 
 export const AccountsByStatus = () => {
+  const { canWrite } = useSession()
   const counts = useLoad(countsByStatus, [])
   return (
     <section class="overview-panel" aria-labelledby="accounts-by-status">
@@ -39,8 +41,9 @@ export const AccountsByStatus = () => {
           list.length === 0
             ? (
               <Empty title="No accounts linked yet">
-                Link one under <a href={href("accounts")}>Accounts</a>, or create a connect session and send its link to
-                the person whose account it is.
+                {canWrite
+                  ? <>Link one under <a href={href("accounts")}>Accounts</a>, or create a connect session and send its link to the person whose account it is.</>
+                  : "Accounts are linked with a key that has write access, or by their owners through a connect link."}
               </Empty>
             )
             : (

@@ -1,11 +1,13 @@
 import { href } from "../../router.js"
 import { Badge } from "../../ui/Badge.js"
 import { Empty, Loaded } from "../../ui/Feedback.js"
+import { useSession } from "../../ui/SessionContext.js"
 import { useLoad } from "../../ui/useLoad.js"
 import { webhooksWithHealth } from "../webhooks/webhookHealth.js"
 
 /** The webhook endpoints that are not getting their events: disabled, or whose latest delivery failed. */
 export const FailingWebhooks = () => {
+  const { canWrite } = useSession()
   const endpoints = useLoad(webhooksWithHealth, [])
   return (
     <section class="overview-panel" aria-labelledby="failing-webhooks">
@@ -15,8 +17,9 @@ export const FailingWebhooks = () => {
           if (list.length === 0) {
             return (
               <Empty title="No webhook endpoints">
-                Add one under <a href={href("webhooks")}>Webhooks</a> to hear when accounts are linked, change status or are
-                deleted.
+                {canWrite
+                  ? <>Add one under <a href={href("webhooks")}>Webhooks</a> to hear when accounts are linked, change status or are deleted.</>
+                  : "A key with write access can add one, to hear when accounts are linked, change status or are deleted."}
               </Empty>
             )
           }

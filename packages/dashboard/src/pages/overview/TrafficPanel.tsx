@@ -5,6 +5,7 @@ import { href, navigate } from "../../router.js"
 import { Empty, Loaded } from "../../ui/Feedback.js"
 import { formatCount, formatDuration, formatPercent } from "../../ui/format.js"
 import { RequestsChart } from "../../ui/RequestsChart.js"
+import { useSession } from "../../ui/SessionContext.js"
 import { useLoad } from "../../ui/useLoad.js"
 
 export type Range = "24h" | "7d"
@@ -49,6 +50,7 @@ const Figures = ({ stats, range }: { stats: RequestLogStats; range: string }) =>
 
 /** The request figures and chart of the range in the view's query (`?range=7d`), the last 24 hours by default. */
 export const TrafficPanel = ({ range, path }: { range: Range; path: string }) => {
+  const { canWrite } = useSession()
   const stats = useLoad(() => statsFor(range), [range])
   return (
     <section aria-labelledby="traffic">
@@ -78,8 +80,8 @@ export const TrafficPanel = ({ range, path }: { range: Range; path: string }) =>
               {data.totals.requests === 0
                 ? (
                   <Empty title={`No requests in the last ${shown.label}`}>
-                    Requests show here once your application calls actions or unified endpoints with a linked account. Link
-                    one under <a href={href("accounts")}>Accounts</a>; every call is then in{" "}
+                    Requests show here once your application calls actions or unified endpoints with a linked account
+                    {canWrite ? <>: link one under <a href={href("accounts")}>Accounts</a></> : null}. Every call is then in{" "}
                     <a href={href("logs")}>Request logs</a>.
                   </Empty>
                 )
