@@ -4,6 +4,8 @@ import { AccountsPage } from "./pages/AccountsPage.js"
 import { ApiKeysPage } from "./pages/ApiKeysPage.js"
 import { RequestLogPage } from "./pages/RequestLogPage.js"
 import { RequestLogsPage } from "./pages/RequestLogsPage.js"
+import { OverviewPage } from "./pages/OverviewPage.js"
+import { WebhooksPage } from "./pages/WebhooksPage.js"
 import type { Route } from "./router.js"
 
 export interface PageProps {
@@ -30,7 +32,9 @@ const listAndDetail = (List: ComponentType<PageProps>, Detail: ComponentType<{ i
 
 /** The dashboard's sections, in the navigation's order; the first is the landing view. */
 export const sections: ReadonlyArray<Section> = [
+  { path: "overview", title: "Overview", page: OverviewPage },
   { path: "accounts", title: "Accounts", page: listAndDetail(AccountsPage, AccountPage) },
   { path: "logs", title: "Request logs", page: listAndDetail(RequestLogsPage, RequestLogPage) },
+  { path: "webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "api-keys", title: "API keys", page: ApiKeysPage, fullAccessOnly: true }
 ]

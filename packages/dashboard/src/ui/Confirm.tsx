@@ -1,5 +1,7 @@
 import type { ComponentChildren } from "preact"
-import { useEffect, useRef } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
+
+let dialogs = 0
 
 /**
  * A modal question before something that cannot be undone, as a native <dialog>: the browser
@@ -17,6 +19,8 @@ export const Confirm = (
   }
 ) => {
   const dialog = useRef<HTMLDialogElement>(null)
+  // its own id: a view with two confirmations (rotate, delete) must not name both after one title
+  const [titleId] = useState(() => `confirm-title-${++dialogs}`)
   useEffect(() => {
     const element = dialog.current
     if (element === null) return
@@ -24,11 +28,11 @@ export const Confirm = (
     if (!open && element.open) element.close()
   }, [open])
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={(event) => {
+    <dialog ref={dialog} aria-labelledby={titleId} onCancel={(event) => {
       event.preventDefault()
       onCancel()
     }}>
-      <h2 id="confirm-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       {children}
       <div class="actions">
         <button type="button" class="danger" disabled={busy} onClick={onConfirm}>{confirmLabel}</button>
