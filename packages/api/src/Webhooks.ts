@@ -85,6 +85,9 @@ export const WebhookDelivery = Schema.Struct({
   endpoint_id: Schema.String,
   event_id: Schema.String.annotations({ description: "Sent as webhook-id; the same on every attempt" }),
   event_type: Schema.String,
+  account_id: Schema.NullOr(Schema.String).annotations({
+    description: "The account the event is about (account.* events, a completed connect session's account); null for others"
+  }),
   status: WebhookDeliveryStatus,
   attempts: Schema.Int,
   last_status_code: Schema.NullOr(Schema.Int).annotations({ description: "The receiver's last answer code" }),

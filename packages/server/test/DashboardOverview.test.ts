@@ -166,7 +166,7 @@ layer(server, { excludeTestServices: true })("the dashboard's overview and webho
       const receiver = yield* WebhookReceiver
       // the second endpoint answers 500 twice, then 200
       receiver.script("/broken", [{ status: 500 }, { status: 500 }])
-      const { key } = yield* freshProject
+      const { key, client } = yield* freshProject
       const dashboard = yield* signedIn(key)
       const { page } = dashboard
 
@@ -273,6 +273,17 @@ layer(server, { excludeTestServices: true })("the dashboard's overview and webho
         "the test event after the rotation"
       )
       expect(verified(newSecret, signed).type).toBe("webhook.test")
+
+      // an account's event leads to that account's requests in the log
+      const account = yield* client.accounts.create_account({ payload: accountBody() })
+      yield* promise(() => page.reload())
+      const accountEvent = deliveries.getByRole("row").filter({ hasText: "account.created" })
+      yield* promise(() => accountEvent.waitFor())
+      yield* promise(() => accountEvent.getByRole("link", { name: "The account's requests" }).click())
+      yield* promise(() => heading(page, "Request logs").waitFor())
+      expect(new URLSearchParams(new URL(page.url()).hash.split("?")[1]).get("account_ids")).toBe(account.id)
+      yield* promise(() => page.goBack())
+      yield* promise(() => heading(page, "Webhook endpoint").waitFor())
 
       // disabled, then deleted after a confirmation: the list keeps the other endpoint only
       yield* promise(() => page.getByRole("button", { name: "Disable" }).click())

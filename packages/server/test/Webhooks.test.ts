@@ -102,6 +102,8 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       expect(verified(deleted.secret, request!).type).toBe("account.deleted")
       const deliveries = yield* client.webhooks.list_webhook_deliveries({ path: { id: deleted.id }, urlParams: {} })
       expect(deliveries.data.map(({ event_type }) => event_type)).toEqual(["account.deleted"])
+      // which account the event is about, so a failed delivery leads to that account's requests
+      expect(deliveries.data[0]!.account_id).toBe(account.id)
       expect(receiver.received(disabled)).toEqual([])
     }))
 
@@ -136,7 +138,7 @@ layer(TestServer(fastDelivery), { excludeTestServices: true })("webhooks", (it) 
       receiver.script(path, [{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }])
       const endpoint = yield* client.webhooks.create_webhook({ payload: { url: receiver.url(path), events: ["account.created"] } })
       const queued = yield* client.webhooks.test_webhook({ path: { id: endpoint.id } })
-      expect(queued).toMatchObject({ endpoint_id: endpoint.id, event_type: "webhook.test", status: "pending", attempts: 0 })
+      expect(queued).toMatchObject({ endpoint_id: endpoint.id, event_type: "webhook.test", account_id: null, status: "pending", attempts: 0 })
       const failed = yield* eventually(
         Effect.map(
           client.webhooks.list_webhook_deliveries({ path: { id: endpoint.id }, urlParams: {} }),

@@ -1,6 +1,7 @@
 import type { WebhookDelivery, WebhookEndpoint } from "@switchyard/api"
 import { useEffect, useState } from "preact/hooks"
 import { api } from "../../api.js"
+import { href } from "../../router.js"
 import { Badge } from "../../ui/Badge.js"
 import { Empty, ErrorNote, Loaded } from "../../ui/Feedback.js"
 import { formatTime } from "../../ui/format.js"
@@ -113,7 +114,15 @@ export const Deliveries = ({ endpoint, version }: { endpoint: WebhookEndpoint; v
                   <tbody>
                     {page.data.map((delivery) => (
                       <tr key={delivery.id}>
-                        <td><code>{delivery.event_type}</code></td>
+                        <td>
+                          <code>{delivery.event_type}</code>
+                          {delivery.account_id === null ? null : (
+                            // what the account was doing around a failure: its requests in the log
+                            <a class="block" href={href("logs", { account_ids: delivery.account_id })}>
+                              The account's requests
+                            </a>
+                          )}
+                        </td>
                         <td><Badge label={statusLabel[delivery.status]} /></td>
                         <td class="number">{delivery.attempts}</td>
                         <td>{delivery.attempts === 0 ? <span class="muted">not sent yet</span> : lastAnswer(delivery)}</td>

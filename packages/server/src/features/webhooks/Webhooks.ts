@@ -75,6 +75,7 @@ export const renderDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
   endpoint_id: row.endpoint_id,
   event_id: row.event_id,
   event_type: row.event_type,
+  account_id: row.account_id,
   status: row.status,
   attempts: row.attempts,
   last_status_code: row.last_status_code,

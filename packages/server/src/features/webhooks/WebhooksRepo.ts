@@ -38,6 +38,7 @@ export const WebhookDeliveryRow = Schema.Struct({
   endpoint_id: Schema.String,
   event_id: Schema.String,
   event_type: Schema.String,
+  account_id: Schema.NullOr(Schema.String),
   status: Schema.Literal("pending", "succeeded", "failed"),
   attempts: Schema.Number,
   last_status_code: Schema.NullOr(Schema.Number),
@@ -127,7 +128,11 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Switchyard/Web
       previous_secret_expires_at, created_at, updated_at`
 
     const deliveryColumns = sql`
-      d.id::text AS id, d.endpoint_id::text AS endpoint_id, d.event_id, e.type AS event_type, d.status, d.attempts,
+      d.id::text AS id, d.endpoint_id::text AS endpoint_id, d.event_id, e.type AS event_type,
+      -- the account the event is about, read from the data sent (an account.* event is the account itself)
+      CASE WHEN e.type LIKE 'account.%' THEN e.data::jsonb ->> 'id'
+        WHEN e.type = 'connect_session.completed' THEN e.data::jsonb ->> 'account_id' END AS account_id,
+      d.status, d.attempts,
       d.last_status_code, d.last_error, d.last_attempt_at,
       CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.created_at`
 
