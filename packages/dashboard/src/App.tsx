@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks"
 import { messageOf } from "./api.js"
 import { href, useRoute } from "./router.js"
-import { sections } from "./routes.js"
+import { sectionsFor } from "./routes.js"
 import { currentSession, type Session, signOut } from "./session.js"
 import { SignIn } from "./SignIn.js"
 import { ErrorNote, Loading } from "./ui/Feedback.js"
@@ -42,7 +42,7 @@ export const App = () => {
 
 const Shell = ({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) => {
   const route = useRoute()
-  const visible = sections.filter((section) => !section.fullAccessOnly || session.scope === "full_access")
+  const visible = sectionsFor(session.scope)
   const current = visible.find((section) => section.path === route.segments[0]) ?? (route.segments.length === 0 ? visible[0] : undefined)
   const main = useRef<HTMLElement>(null)
   const [signOutError, setSignOutError] = useState<unknown>(undefined)
@@ -76,7 +76,17 @@ const Shell = ({ session, onSignedOut }: { session: Session; onSignedOut: () => 
         </ul>
       </nav>
       <main id="main" ref={main}>
-        {Page === undefined
+        {visible.length === 0
+          ? (
+            <>
+              <h1 tabIndex={-1}>Nothing to show for this key</h1>
+              <p>
+                A key with the {scopeLabel[session.scope]} scope runs actions only; the dashboard has no view it may read. Sign out
+                and sign in with a Full Access or Read Only key.
+              </p>
+            </>
+          )
+          : Page === undefined
           ? <><h1 tabIndex={-1}>Not found</h1><p>There is no such view. <a href={href(visible[0]?.path ?? "")}>Go to the first section</a>.</p></>
           : <Page route={route} />}
       </main>

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from "@switchyard/api"
 import type { ComponentType } from "preact"
 import { AccountPage } from "./pages/AccountPage.js"
 import { AccountsPage } from "./pages/AccountsPage.js"
@@ -17,9 +18,17 @@ export interface Section {
   readonly path: string
   readonly title: string
   readonly page: ComponentType<PageProps>
-  /** Shown only to sessions that may use it (API keys: Full Access). */
-  readonly fullAccessOnly?: boolean
+  /**
+   * The scopes whose sessions see it, those the server lets read what it shows (ScopePolicy):
+   * Full Access and Read Only unless said otherwise.
+   */
+  readonly scopes?: ReadonlyArray<ApiKeyScope>
 }
+
+const everyReader: ReadonlyArray<ApiKeyScope> = ["full_access", "read_only"]
+
+/** The sections a session of `scope` sees. */
+export const sectionsFor = (scope: ApiKeyScope) => sections.filter((section) => (section.scopes ?? everyReader).includes(scope))
 
 /**
  * A section with a list at `#/<path>` and one item's view at `#/<path>/<id>`; `key` gives the
@@ -33,8 +42,8 @@ const listAndDetail = (List: ComponentType<PageProps>, Detail: ComponentType<{ i
 /** The dashboard's sections, in the navigation's order; the first is the landing view. */
 export const sections: ReadonlyArray<Section> = [
   { path: "overview", title: "Overview", page: OverviewPage },
-  { path: "accounts", title: "Accounts", page: listAndDetail(AccountsPage, AccountPage) },
+  { path: "accounts", title: "Accounts", page: listAndDetail(AccountsPage, AccountPage), scopes: [...everyReader, "accounts"] },
   { path: "logs", title: "Request logs", page: listAndDetail(RequestLogsPage, RequestLogPage) },
   { path: "webhooks", title: "Webhooks", page: WebhooksPage },
-  { path: "api-keys", title: "API keys", page: ApiKeysPage, fullAccessOnly: true }
+  { path: "api-keys", title: "API keys", page: ApiKeysPage, scopes: ["full_access"] }
 ]

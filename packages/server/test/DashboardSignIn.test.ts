@@ -153,4 +153,30 @@ layer(server, { excludeTestServices: true })("signing in to the dashboard", (it)
       // still there
       expect((yield* project.client.accounts.get_account({ path: { id: account.id }, urlParams: {} })).id).toBe(account.id)
     }))
+
+  it.scoped("narrow scopes see only what they may read: Accounts keys the accounts, Actions keys nothing, and the page says so", () =>
+    Effect.gen(function*() {
+      const baseUrl = yield* ConnectServerUrl
+      const project = yield* freshProject
+      const accounts = yield* keyFor(project.projectId, "accounts")
+      const actions = yield* keyFor(project.projectId, "actions")
+      const shot = dashboardScreenshots("narrow-scopes")
+
+      const accountsSession = yield* openDashboard(baseUrl)
+      yield* signIn(accountsSession.page, accounts.key)
+      const links = accountsSession.page.getByRole("navigation", { name: "Sections" }).getByRole("link")
+      expect(yield* promise(() => links.allTextContents())).toEqual(["Accounts"])
+      yield* promise(() => accountsSession.page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor())
+      yield* shot(accountsSession.page, "accounts-scope")
+
+      const actionsSession = yield* openDashboard(baseUrl)
+      yield* promise(async () => {
+        await actionsSession.page.getByLabel("API key", { exact: true }).fill(actions.key)
+        await actionsSession.page.getByRole("button", { name: "Sign in" }).click()
+      })
+      yield* promise(() => actionsSession.page.getByRole("heading", { level: 1, name: "Nothing to show for this key" }).waitFor())
+      expect(yield* promise(() => actionsSession.page.getByRole("main").textContent())).toContain("Full Access or Read Only")
+      yield* shot(actionsSession.page, "actions-scope")
+      yield* expectAccessible(actionsSession.page)
+    }))
 })
