@@ -1,5 +1,7 @@
 import type { ComponentType } from "preact"
 import { ApiKeysPage } from "./pages/ApiKeysPage.js"
+import { ConnectorsPage } from "./pages/ConnectorsPage.js"
+import { ProfilesPage } from "./pages/ProfilesPage.js"
 import type { Route } from "./router.js"
 
 export interface PageProps {
@@ -17,5 +19,7 @@ export interface Section {
 
 /** The dashboard's sections, in the navigation's order; the first is the landing view. */
 export const sections: ReadonlyArray<Section> = [
+  { path: "connectors", title: "Connectors", page: ConnectorsPage },
+  { path: "profiles", title: "Connector profiles", page: ProfilesPage },
   { path: "api-keys", title: "API keys", page: ApiKeysPage, fullAccessOnly: true }
 ]
