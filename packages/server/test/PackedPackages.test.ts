@@ -222,6 +222,17 @@ describe("the packed packages, installed outside the workspace", () => {
     expect(seen.promise.rejected).toBe("Unauthorized")
   })
 
+  it("serves the dashboard from the installed package: its page and the two assets its build put beside the bundle", async () => {
+    const page = await fetch(`${base}/dashboard`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain(`src="dashboard/assets/dashboard.js"`)
+    for (const file of ["dashboard.js", "dashboard.css"]) {
+      const asset = await fetch(`${base}/dashboard/assets/${file}`)
+      expect({ file, status: asset.status, bytes: (await asset.arrayBuffer()).byteLength > 1000 })
+        .toEqual({ file, status: 200, bytes: true })
+    }
+  })
+
   it("runs the admin CLI from the installed binary on the server's embedded database", async () => {
     const version = await succeed(Path.join(consumer, "node_modules/.bin/switchyard"), ["--version"], consumer, binEnvironment())
     expect(version.stdout.trim()).toBe(readJson(Path.join(serverDir, "package.json")).version)

@@ -54,6 +54,9 @@ export const bootstrap = Effect.gen(function*() {
         "",
         "  Use it as the Basic auth username with an empty password, e.g.",
         `    curl -u '${Redacted.value(created.key.value)}:' http://${config.host}:${config.port}/v2/accounts`,
+        "",
+        "  or paste it into the dashboard to sign in:",
+        `    http://${config.host}:${config.port}/dashboard`,
         ""
       ].join("\n")
     )

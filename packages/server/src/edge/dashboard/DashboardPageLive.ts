@@ -21,7 +21,15 @@ export const DashboardPageLive = HttpApiBuilder.Router.use((router) =>
     const page = assets === undefined
       ? HttpServerResponse.text(dashboardNotBuiltPage, { status: 503, contentType: "text/html; charset=utf-8", headers: dashboardPageHeaders })
       : HttpServerResponse.text(dashboardPage, { contentType: "text/html; charset=utf-8", headers: dashboardPageHeaders })
-    yield* router.get("/dashboard", Effect.succeed(page))
+    yield* router.get(
+      "/dashboard",
+      Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+        // The router also matches `/dashboard/`, where the page's relative asset paths would
+        // miss: send the browser to the page's one address (relative, so a path prefix holds).
+        new URL(request.url, "http://switchyard").pathname.endsWith("/")
+          ? HttpServerResponse.empty({ status: 308, headers: { location: "../dashboard", "cache-control": "no-store" } })
+          : page)
+    )
 
     yield* router.get(
       "/dashboard/assets/:file",
