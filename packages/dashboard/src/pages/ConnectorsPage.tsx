@@ -1,4 +1,5 @@
 import type { Connector } from "@switchyard/api"
+import { recordsOf } from "@switchyard/client"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import type { PageProps } from "../routes.js"
@@ -29,8 +30,7 @@ export const ConnectorsPage = ({ route }: PageProps) => {
 
 /** Every connector the project sees (the catalog is small: one entry per key), by title. */
 const loadCatalog = async (): Promise<ReadonlyArray<Connector>> => {
-  const answer = await api.connectors.list_connectors({ urlParams: {} })
-  const list = Array.isArray(answer) ? answer as ReadonlyArray<Connector> : (answer as { data: ReadonlyArray<Connector> }).data
+  const list = recordsOf(await api.connectors.list_connectors({ urlParams: {} }))
   return [...list].sort((a, b) => a.title.localeCompare(b.title))
 }
 

@@ -1,4 +1,4 @@
-import type { Connector, ConnectorProfile } from "@switchyard/api"
+import { recordsOf } from "@switchyard/client"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import type { PageProps } from "../routes.js"
@@ -18,19 +18,16 @@ export const ProfilesPage = ({ route }: PageProps) => {
   return id === undefined ? <ProfileList /> : <ProfilePage id={id} />
 }
 
-const recordsOf = <A,>(answer: ReadonlyArray<A> | { readonly data: ReadonlyArray<A> }): ReadonlyArray<A> =>
-  Array.isArray(answer) ? answer as ReadonlyArray<A> : (answer as { readonly data: ReadonlyArray<A> }).data
-
 /** Every profile with its connector, the version it resolves to and its usage, by label. */
 const loadProfiles = async () => {
   const answer = await api.connector_profiles.list_connector_profiles({
     urlParams: { expand: ["connector", "version", "accounts_count", "enabled_actions_count"] }
   })
-  return [...recordsOf<ConnectorProfile>(answer)].sort((a, b) => a.label.localeCompare(b.label))
+  return [...recordsOf(answer)].sort((a, b) => a.label.localeCompare(b.label))
 }
 
 const loadConnectors = async () =>
-  [...recordsOf<Connector>(await api.connectors.list_connectors({ urlParams: {} }))].sort((a, b) => a.title.localeCompare(b.title))
+  [...recordsOf(await api.connectors.list_connectors({ urlParams: {} }))].sort((a, b) => a.title.localeCompare(b.title))
 
 const ProfileList = () => {
   const { canWrite } = useSession()
