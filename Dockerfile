@@ -10,6 +10,7 @@ COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
 COPY packages/api/package.json packages/api/
 COPY packages/client/package.json packages/client/
 COPY packages/connectors/package.json packages/connectors/
+COPY packages/dashboard/package.json packages/dashboard/
 COPY packages/engine/package.json packages/engine/
 COPY packages/sandbox/package.json packages/sandbox/
 COPY packages/server/package.json packages/server/
