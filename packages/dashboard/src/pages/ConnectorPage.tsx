@@ -1,4 +1,4 @@
-import type { Connector, ConnectorActionSummary, ConnectorVersion } from "@switchyard/api"
+import type { ChangelogEntry, Connector, ConnectorActionSummary, ConnectorVersion } from "@switchyard/api"
 import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import { href, navigate } from "../router.js"
@@ -164,7 +164,7 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
               ? <p class="muted">This connector publishes no changelog.</p>
               : (
                 <ul class="changelog">
-                  {connector.changelog!.map((entry) => (
+                  {newestFirst(connector.changelog!).map((entry) => (
                     <li key={`${entry.version}-${entry.release_date}-${entry.summary}`}>
                       <strong>{entry.version}</strong> <span class="muted">{entry.release_date}</span>{" "}
                       {entry.labels.map((label) => <Badge key={label} label={label} />)}
@@ -196,6 +196,10 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
     </>
   )
 }
+
+/** Release dates are ISO dates (`2026-11-20`), so they sort as text; the newest change is what a reader looks for. */
+const newestFirst = (entries: ReadonlyArray<ChangelogEntry>) =>
+  [...entries].sort((a, b) => b.release_date.localeCompare(a.release_date))
 
 const ActionTable = (
   { connector, kind, list, selected }: {
