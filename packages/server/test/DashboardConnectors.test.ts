@@ -101,6 +101,9 @@ layer(Layer.mergeAll(ConnectTestServer(), BrowserLive), { excludeTestServices: t
         expect(yield* promise(() => actionTable.locator("tbody tr").count())).toBe(greenhouse.actions!.actions.length)
         yield* shot(page, "greenhouse")
         yield* audit(page, cspViolations)
+        // the actions push the rest far down: the view's own links reach each part and focus its heading
+        yield* promise(() => page.getByRole("navigation", { name: "On this page" }).getByRole("button", { name: `Versions (${versions.length})` }).click())
+        expect(yield* promise(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent))).toBe("Versions")
 
         // an action: its inputs as get_connector_action answers them
         const first = greenhouse.actions!.actions[0]!

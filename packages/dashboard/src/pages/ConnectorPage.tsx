@@ -45,7 +45,11 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
 
   const confirmDelete = async () => {
     const version = deleting!
-    const done = await remove.run(() => api.connectors.delete_connector({ path: { id: `${version.key}@${version.version}` } }))
+    // the deletion answers nothing (204): `true` tells its success from a failure, which run answers as undefined
+    const done = await remove.run(async () => {
+      await api.connectors.delete_connector({ path: { id: `${version.key}@${version.version}` } })
+      return true
+    })
     setDeleting(undefined)
     if (done === undefined) return
     // the view showed that version: show the key's latest (a built-in, another custom version), or the catalog when none is left
@@ -92,7 +96,19 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
               </dd>
             </dl>
 
-            <h2>Authentication</h2>
+            <OnThisPage
+              parts={[
+                ["connector-authentication", "Authentication"],
+                ["connector-versions", `Versions (${versions.length})`],
+                ["connector-changelog", `Changelog (${connector.changelog?.length ?? 0})`],
+                ["connector-actions", `Actions (${connector.actions?.actions.length ?? 0})`],
+                ...((connector.actions?.event_actions.length ?? 0) === 0
+                  ? []
+                  : [["connector-event-actions", `Event actions (${connector.actions!.event_actions.length})`] as const])
+              ]}
+            />
+
+            <h2 id="connector-authentication" tabIndex={-1}>Authentication</h2>
             {connector.authentication_methods.length === 0
               ? <p>Accounts of this connector need no credentials.</p>
               : connector.authentication_methods.map((method) => (
@@ -115,17 +131,7 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
                 </section>
               ))}
 
-            <h2>Actions</h2>
-            <ActionTable connector={connector} kind="actions" list={connector.actions?.actions ?? []} selected={selected} />
-            {(connector.actions?.event_actions.length ?? 0) === 0 ? null : (
-              <>
-                <h2>Event actions</h2>
-                <p class="muted">How the connector reads the events its provider sends.</p>
-                <ActionTable connector={connector} kind="event_actions" list={connector.actions!.event_actions} selected={selected} />
-              </>
-            )}
-
-            <h2>Versions</h2>
+            <h2 id="connector-versions" tabIndex={-1}>Versions</h2>
             <table>
               <caption class="visually-hidden">Versions of {connector.title}, newest first</caption>
               <thead>
@@ -159,7 +165,7 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
               </tbody>
             </table>
 
-            <h2>Changelog</h2>
+            <h2 id="connector-changelog" tabIndex={-1}>Changelog</h2>
             {(connector.changelog ?? []).length === 0
               ? <p class="muted">This connector publishes no changelog.</p>
               : (
@@ -176,6 +182,16 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
                   ))}
                 </ul>
               )}
+            <h2 id="connector-actions" tabIndex={-1}>Actions</h2>
+            <ActionTable connector={connector} kind="actions" list={connector.actions?.actions ?? []} selected={selected} />
+            {(connector.actions?.event_actions.length ?? 0) === 0 ? null : (
+              <>
+                <h2 id="connector-event-actions" tabIndex={-1}>Event actions</h2>
+                <p class="muted">How the connector reads the events its provider sends.</p>
+                <ActionTable connector={connector} kind="event_actions" list={connector.actions!.event_actions} selected={selected} />
+              </>
+            )}
+
           </>
         )}
       </Loaded>
@@ -197,6 +213,25 @@ export const ConnectorPage = ({ connectorKey, query }: { connectorKey: string; q
   )
 }
 
+/**
+ * Links to the view's parts, which a long list of actions pushes far down. Buttons rather than
+ * `#id` links: the fragment is the dashboard's route. Focus moves to the part's heading.
+ */
+const OnThisPage = ({ parts }: { parts: ReadonlyArray<readonly [id: string, label: string]> }) => (
+  <nav class="on-this-page" aria-label="On this page">
+    <span>On this page:</span>
+    {parts.map(([id, label]) => (
+      <button key={id} type="button" class="link" onClick={() => {
+        const heading = document.getElementById(id)
+        heading?.scrollIntoView({ block: "start" })
+        heading?.focus({ preventScroll: true })
+      }}>
+        {label}
+      </button>
+    ))}
+  </nav>
+)
+
 /** Release dates are ISO dates (`2026-11-20`), so they sort as text; the newest change is what a reader looks for. */
 const newestFirst = (entries: ReadonlyArray<ChangelogEntry>) =>
   [...entries].sort((a, b) => b.release_date.localeCompare(a.release_date))
@@ -215,7 +250,7 @@ const ActionTable = (
       <table>
         <caption class="visually-hidden">{kind === "actions" ? "Actions" : "Event actions"} of {connector.title}</caption>
         <thead>
-          <tr><th scope="col">Action</th><th scope="col">Id</th><th scope="col">Type</th><th scope="col">Inputs</th><th scope="col">Required scopes</th></tr>
+          <tr><th scope="col">Action</th><th scope="col">Id</th><th scope="col">Type</th><th scope="col" class="number">Inputs</th><th scope="col">Required scopes</th></tr>
         </thead>
         <tbody>
           {list.map((action) => (

@@ -79,13 +79,13 @@ export const ProfilePage = ({ id }: { id: string }) => {
                 )}
                 <dt>Updated</dt><dd>{formatTime(profile.updated_at)}</dd>
               </dl>
-              {saved === undefined ? null : <p class="notice" role="status">{saved}</p>}
               {canWrite
                 ? (
                   <ProfileEditor
                     key={profile.updated_at}
                     profile={profile}
                     actions={actions}
+                    saved={saved}
                     onSaved={() => {
                       setSaved(`Saved at ${formatTime(new Date().toISOString())}.`)
                       detail.reload()
@@ -105,7 +105,11 @@ export const ProfilePage = ({ id }: { id: string }) => {
         busy={remove.busy}
         onCancel={() => setDeleting(false)}
         onConfirm={() =>
-          remove.run(() => api.connector_profiles.delete_connector_profile({ path: { id } })).then((done) => {
+          // the deletion answers nothing (204): `true` tells its success from a failure, which run answers as undefined
+          remove.run(async () => {
+            await api.connector_profiles.delete_connector_profile({ path: { id } })
+            return true
+          }).then((done) => {
             setDeleting(false)
             if (done !== undefined) navigate(href("profiles"))
           })}
@@ -120,7 +124,7 @@ export const ProfilePage = ({ id }: { id: string }) => {
 }
 
 const ProfileReadOnly = ({ profile, actions }: { profile: ConnectorProfile; actions: ReadonlyArray<ConnectorActionSummary> }) => {
-  const settings = Object.entries(profile.account_settings)
+  const settings = Object.entries(profile.account_settings).sort(([a], [b]) => a.localeCompare(b))
   return (
     <>
       <h2>Actions</h2>
@@ -154,9 +158,11 @@ const ProfileReadOnly = ({ profile, actions }: { profile: ConnectorProfile; acti
  * `updated_at`, so a save starts it again from what the server stored.
  */
 const ProfileEditor = (
-  { profile, actions, onSaved, onEdited }: {
+  { profile, actions, saved, onSaved, onEdited }: {
     profile: ConnectorProfile
     actions: ReadonlyArray<ConnectorActionSummary>
+    /** What the last save did, shown beside the button until the next edit. */
+    saved: string | undefined
     onSaved: () => void
     onEdited: () => void
   }
@@ -252,6 +258,7 @@ const ProfileEditor = (
       {save.error === undefined ? null : <ErrorNote error={save.error} title="Could not save the profile" />}
       <div class="actions">
         <button type="submit" class="primary" disabled={save.busy}>{save.busy ? "Saving…" : "Save changes"}</button>
+        {saved === undefined ? null : <span class="saved" role="status">{saved}</span>}
       </div>
     </form>
   )

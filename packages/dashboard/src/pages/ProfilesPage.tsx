@@ -49,7 +49,7 @@ const ProfileList = () => {
             ? (
               <Empty title="No connector profiles yet">
                 {canWrite
-                  ? "Create one to let accounts link to a connector: choose the connector, give the profile a label, and pick its actions."
+                  ? "Accounts link to a connector through a profile. Create one: choose the connector and give it a label; then choose its actions on its page."
                   : "A session with write access can create one; until then no account can link."}
               </Empty>
             )

@@ -21,6 +21,7 @@ export const UploadConnector = ({ onUploaded, onClose }: { onUploaded: (connecto
   const [uploaded, setUploaded] = useState<Connector | undefined>(undefined)
   const upload = useAction()
   const editor = useRef<HTMLTextAreaElement>(null)
+  const fileInput = useRef<HTMLInputElement>(null)
 
   const readFile = (input: HTMLInputElement) => {
     const file = input.files?.[0]
@@ -67,7 +68,7 @@ export const UploadConnector = ({ onUploaded, onClose }: { onUploaded: (connecto
       </p>
       <div class="field">
         <label for="upload-file">YAML file</label>
-        <input id="upload-file" type="file" accept=".yaml,.yml,application/yaml,text/yaml,text/plain"
+        <input id="upload-file" ref={fileInput} type="file" accept=".yaml,.yml,application/yaml,text/yaml,text/plain"
           aria-describedby="upload-file-help" onChange={(event) => readFile(event.currentTarget)} />
         <p id="upload-file-help" class="muted">The file is read into the editor below, where you can check it before sending.</p>
       </div>
@@ -75,7 +76,11 @@ export const UploadConnector = ({ onUploaded, onClose }: { onUploaded: (connecto
         <label for="upload-yaml">Connector YAML</label>
         <textarea id="upload-yaml" ref={editor} rows={14} spellcheck={false} value={yaml}
           placeholder={"StackOne: 1.0.0\ninfo:\n  title: …\n  key: …\n  version: 1.0.0"}
-          onInput={(event) => setYaml(event.currentTarget.value)} />
+          onInput={(event) => {
+            setYaml(event.currentTarget.value)
+            // once edited, the document is no longer the chosen file: do not name it
+            if (fileInput.current !== null) fileInput.current.value = ""
+          }} />
       </div>
       <div class="field checkbox">
         <input id="upload-force" type="checkbox" checked={force} onChange={(event) => setForce(event.currentTarget.checked)}

@@ -21,12 +21,19 @@ type Settings = Record<string, unknown>
 
 const isTextOnly = (settings: Settings) => Object.values(settings).every((value) => typeof value === "string")
 
-/** The draft for stored settings: fields when every value is text, else JSON (a number would turn into text). */
-export const draftOf = (settings: Readonly<Settings>): SettingsDraft => ({
-  mode: isTextOnly(settings) ? "fields" : "json",
-  rows: isTextOnly(settings) ? Object.entries(settings).map(([name, value]) => ({ name, value: value as string })) : [],
-  json: JSON.stringify(settings, null, 2)
-})
+/**
+ * The draft for stored settings: fields when every value is text, else JSON (a number would
+ * turn into text). By name: the database keeps no order of its own (Postgres's jsonb sorts keys
+ * by length), so the same settings always read the same.
+ */
+export const draftOf = (stored: Readonly<Settings>): SettingsDraft => {
+  const settings = Object.fromEntries(Object.entries(stored).sort(([a], [b]) => a.localeCompare(b)))
+  return {
+    mode: isTextOnly(settings) ? "fields" : "json",
+    rows: isTextOnly(settings) ? Object.entries(settings).map(([name, value]) => ({ name, value: value as string })) : [],
+    json: JSON.stringify(settings, null, 2)
+  }
+}
 
 export const emptyDraft: SettingsDraft = { mode: "fields", rows: [], json: "{}" }
 
