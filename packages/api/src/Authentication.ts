@@ -25,8 +25,25 @@ export const basic = HttpApiSecurity.basic.pipe(
   HttpApiSecurity.annotate(OpenApi.Description, "HTTP Basic with the API key as username and an empty password")
 )
 
+/** The web dashboard's session cookie, set by `POST /dashboard/session` (never an API key). */
+export const DASHBOARD_SESSION_COOKIE = "switchyard_session"
+
+export const dashboardSession = HttpApiSecurity.apiKey({ key: DASHBOARD_SESSION_COOKIE, in: "cookie" }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "The web dashboard's session, opened with an API key by POST /dashboard/session; it acts with that key's scope. " +
+      "Used only when the request has no Authorization header; a state-changing request it authenticates must send " +
+      "an Origin of this server"
+  )
+)
+
+/**
+ * Schemes are tried in this order and the last one's failure is the answer, so Basic comes last:
+ * a request without credentials is told about the API key. The server decides from the whole
+ * request either way (an Authorization header wins over the cookie).
+ */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Switchyard/Authentication", {
   failure: Schema.Union(UnauthorizedBody, ForbiddenBody),
   provides: CurrentCaller,
-  security: { basic }
+  security: { dashboardSession, basic }
 }) {}

@@ -782,10 +782,10 @@ describe("unified OpenAPI", () => {
     }
   })
 
-  it("secures every operation with basic auth, requires x-account-id and documents 412", () => {
+  it("secures every operation with basic auth (or the dashboard's session), requires x-account-id and documents 412", () => {
     for (const [, method, path] of allOperations) {
       const op = operation(path, method)
-      expect(op.security).toEqual([{ basic: [] }])
+      expect(op.security).toEqual([{ dashboardSession: [] }, { basic: [] }])
       const header = op.parameters.find((p: any) => p.in === "header" && p.name === "x-account-id")
       expect(header?.required).toBe(true)
       expect(op.parameters.find((p: any) => p.in === "header" && p.name === "prefer")?.required).toBe(false)
@@ -915,12 +915,8 @@ describe("served through HttpApiBuilder", () => {
     "unified_lms",
     (handlers) => dieAll(handlers, UnifiedLmsGroup, { lms_list_user_assignments: echo("lms") })
   )
-  const AuthLive = Layer.succeed(
-    Authentication,
-    Authentication.of({
-      basic: () => Effect.succeed({ organizationId: "o", projectId: "p", apiKeyId: "k", scope: "full_access" as const })
-    })
-  )
+  const caller = () => Effect.succeed({ organizationId: "o", projectId: "p", apiKeyId: "k", scope: "full_access" as const })
+  const AuthLive = Layer.succeed(Authentication, Authentication.of({ dashboardSession: caller, basic: caller }))
   const { dispose, handler } = HttpApiBuilder.toWebHandler(
     Layer.mergeAll(
       HttpApiBuilder.api(TestApi).pipe(

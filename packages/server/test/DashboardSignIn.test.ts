@@ -53,7 +53,7 @@ layer(server, { excludeTestServices: true })("signing in to the dashboard", (it)
 
       yield* promise(() => page.getByRole("button", { name: "Sign in" }).click())
       expect(yield* promise(() => page.getByRole("alert").textContent())).toContain("Paste an API key first.")
-      yield* promise(() => page.getByLabel("API key").fill("swy_not-a-key-of-this-server"))
+      yield* promise(() => page.getByLabel("API key", { exact: true }).fill("swy_not-a-key-of-this-server"))
       yield* promise(() => page.getByRole("button", { name: "Sign in" }).click())
       yield* promise(() => page.getByRole("alert").filter({ hasText: "Invalid API key" }).waitFor())
       yield* shot(page, "refused")
@@ -69,7 +69,7 @@ layer(server, { excludeTestServices: true })("signing in to the dashboard", (it)
       )
       expect(stored).not.toContain(project.key)
       expect(stored).not.toContain(session.value)
-      expect(yield* promise(() => page.getByLabel("API key").count())).toBe(0)
+      expect(yield* promise(() => page.getByLabel("API key", { exact: true }).count())).toBe(0)
 
       // a reload keeps the session; signing out ends it on the server, not only in the page
       yield* promise(() => page.reload())

@@ -38,7 +38,10 @@ interface Document {
   readonly tags?: ReadonlyArray<{ readonly name: string; readonly description?: string }>
   readonly components: {
     readonly schemas: Record<string, JsonSchema>
-    readonly securitySchemes: Record<string, { readonly type: string; readonly scheme?: string }>
+    readonly securitySchemes: Record<
+      string,
+      { readonly type: string; readonly scheme?: string; readonly in?: string; readonly name?: string }
+    >
   }
 }
 
@@ -53,6 +56,20 @@ const fetchDocument = Effect.gen(function*() {
   expect(response.headers["content-type"]).toMatch(/^application\/json\b/)
   return response.json as Document
 })
+
+/**
+ * The document's two security schemes: HTTP Basic (the API key) and the web dashboard's
+ * session cookie, which a request without an Authorization header may use instead.
+ */
+const securitySchemeNames = (document: Document) => {
+  const schemes = Object.entries(document.components.securitySchemes)
+  expect(schemes).toHaveLength(2)
+  const basic = schemes.filter(([, scheme]) => scheme.type === "http" && scheme.scheme?.toLowerCase() === "basic")
+  const cookie = schemes.filter(([, scheme]) => scheme.type === "apiKey" && scheme.in === "cookie")
+  expect(basic).toHaveLength(1)
+  expect(cookie.map(([, scheme]) => scheme.name)).toEqual(["switchyard_session"])
+  return [basic[0]![0], cookie[0]![0]] as const
+}
 
 /** The spec's platform operations that exist so far, where the spec puts them. */
 const specOperations = [
@@ -124,18 +141,15 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
       expect(new Set(all).size).toBe(all.length)
     }))
 
-  it.effect("documents HTTP Basic security on every /v2 operation and none on /healthz", () =>
+  it.effect("documents HTTP Basic security (or the dashboard's session cookie) on every /v2 operation and none on /healthz", () =>
     Effect.gen(function*() {
       const document = yield* fetchDocument
-      const schemes = Object.entries(document.components.securitySchemes)
-      const basic = schemes.filter(([, scheme]) => scheme.type === "http" && scheme.scheme?.toLowerCase() === "basic")
-      expect(basic).toHaveLength(1)
-      const [basicName] = basic[0]!
+      const [basicName, cookieName] = securitySchemeNames(document)
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(methods)) {
           const names = operation.security.flatMap((requirement) => Object.keys(requirement))
           if (path.startsWith("/v2/")) {
-            expect({ path, method, names }).toEqual({ path, method, names: [basicName] })
+            expect({ path, method, names }).toEqual({ path, method, names: [cookieName, basicName] })
           }
         }
       }
@@ -145,11 +159,11 @@ layer(TestServer(), { excludeTestServices: true })("OpenAPI and docs", (it) => {
   it.effect("documents connect sessions: create and get behind the API key, authenticate by token alone", () =>
     Effect.gen(function*() {
       const document = yield* fetchDocument
-      const basicName = Object.keys(document.components.securitySchemes)[0]!
+      const [basicName, cookieName] = securitySchemeNames(document)
       const operations = [
-        ["create_connect_session", "post", "/connect_sessions", [basicName]],
+        ["create_connect_session", "post", "/connect_sessions", [cookieName, basicName]],
         ["authenticate_connect_session", "post", "/connect_sessions/authenticate", []],
-        ["get_connect_session", "get", "/connect_sessions/{id}", [basicName]]
+        ["get_connect_session", "get", "/connect_sessions/{id}", [cookieName, basicName]]
       ] as const
       for (const [operationId, method, path, security] of operations) {
         const operation = document.paths[path]?.[method]

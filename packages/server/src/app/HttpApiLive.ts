@@ -15,6 +15,7 @@ import { ApiDocsLive } from "../edge/http/ApiDocsLive.js"
 import { AuthenticationLive } from "../edge/AuthenticationLive.js"
 import { ConnectPageLive } from "../edge/connectPage/ConnectPageLive.js"
 import { DashboardPageLive } from "../edge/dashboard/DashboardPageLive.js"
+import { DashboardSessionLive } from "../edge/dashboard/DashboardSessionLive.js"
 import { ConnectorProfiles } from "../features/connectorProfiles/ConnectorProfiles.js"
 import { ConnectorProfilesHttpLive } from "../edge/http/ConnectorProfilesHttp.js"
 import { Connectors } from "../features/connectorCatalog/Connectors.js"
@@ -47,7 +48,7 @@ const ServedApi = Api.annotate(OpenApi.Version, packageJson.version)
 
 /** The API's handlers, middleware, OpenAPI document and docs page; needs SQL and config. */
 export const HttpApiLive = HttpApiBuilder.api(ServedApi).pipe(
-  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ApiKeysHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive, DashboardPageLive]),
+  Layer.provide([SystemHttpLive, AccountsHttpLive, ConnectorsHttpLive, ConnectorProfilesHttpLive, ConnectSessionsHttpLive, WebhooksHttpLive, RequestLogsHttpLive, ApiKeysHttpLive, ActionsHttpLive, ...UnifiedHttpLive, ProxyHttpLive, McpEndpointLive, MetricsEndpointLive, ConnectPageLive, OAuth2CallbackLive, DashboardPageLive, DashboardSessionLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide([Accounts.Default, AccountMetas.Default, ApiKeys.Default, ProjectApiKeys.Default, Connectors.Default, ConnectorProfiles.Default, ConnectSessions.Default, Webhooks.Default, ConnectLinking.Default, ConnectOAuth2.Default, ProjectsRepo.Default, RequestLogs.Default, ActionRunner.Default, UnifiedRunner.Default, AccountTools.Default]),
   // the runner logs the status its failures are answered with: the edge's mapping

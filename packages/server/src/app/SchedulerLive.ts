@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import { LastRequestTracker } from "../features/accounts/LastRequestTracker.js"
 import { ApiKeyUsage } from "../features/auth/ApiKeyUsage.js"
+import { DashboardSessionsRepo } from "../features/auth/DashboardSessionsRepo.js"
 import { IdempotencyRepo } from "../features/actions/IdempotencyRepo.js"
 import { RequestLog } from "../features/requestLogs/RequestLog.js"
 import { SwitchyardConfig } from "../platform/Config.js"
@@ -28,6 +29,7 @@ export const SchedulerLive = Layer.scopedDiscard(
     const idempotency = yield* IdempotencyRepo
     const instance = yield* ServerInstance
     const webhooks = yield* WebhooksRepo
+    const dashboardSessions = yield* DashboardSessionsRepo
     // absent in units that run the scheduler alone: nothing shared to forget then
     const rateLimits = Option.getOrUndefined(yield* Effect.serviceOption(RateLimitStore))?.shared
 
@@ -70,9 +72,11 @@ export const SchedulerLive = Layer.scopedDiscard(
         requestLog.purgeOlderThan(config.requestLogRetentionDays, BATCH, RETENTION_MAX_BATCHES)
       ),
       ...(rateLimits === undefined ? [] : [clusterJob("forget_idle_rate_limits", rateLimits.deleteIdle)]),
-      clusterJob("webhook_event_retention", webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH))
+      clusterJob("webhook_event_retention", webhooks.deleteFinishedOlderThan(config.webhooks.retentionDays, BATCH)),
+      // ended and expired sessions are refused already; this only keeps the table small
+      clusterJob("purge_dashboard_sessions", dashboardSessions.deleteFinished(BATCH))
     ]
 
     yield* runJobs(jobs)
   })
-).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default, ApiKeyUsage.Default]))
+).pipe(Layer.provide([JobsRepo.Default, IdempotencyRepo.Default, ServerInstance.Default, WebhooksRepo.Default, ApiKeyUsage.Default, DashboardSessionsRepo.Default]))

@@ -1,8 +1,8 @@
 import { type HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Api, apiErrorTags, Authentication, BadRequest, InternalServerError, MethodNotAllowed, NotFound } from "@switchyard/api"
-import { Cause, type Context, Effect, FiberRef, Layer } from "effect"
-import { ApiKeys } from "../features/auth/ApiKeys.js"
-import { AuthenticationLive } from "./AuthenticationLive.js"
+import { Api, apiErrorTags, BadRequest, InternalServerError, MethodNotAllowed, NotFound } from "@switchyard/api"
+import { Cause, Effect, FiberRef, Layer } from "effect"
+import { usesSessionCookie } from "./DashboardCookie.js"
+import { RequestAuthentication } from "./RequestAuthentication.js"
 import { guardRequest } from "./RequestGuards.js"
 import { routerTarget } from "../platform/metrics/routerTarget.js"
 import { routeTable } from "./RouteTable.js"
@@ -85,6 +85,14 @@ export const challengeBasic = HttpApp.appendPreResponseHandler((_, response) =>
 )
 
 /**
+ * A browser answers a Basic challenge to a script's request with its own sign-in prompt: the
+ * dashboard's requests (its sign-in routes, and those its session cookie authenticates) get
+ * their 401 without one, and the dashboard shows its own sign-in.
+ */
+const isDashboardRequest = (request: HttpServerRequest.HttpServerRequest) =>
+  usesSessionCookie(request) || /^\/dashboard(\/|$)/.test(new URL(request.url, "http://switchyard").pathname)
+
+/**
  * Set once a handler has produced its answer: a schema failure after that is the answer
  * failing to encode (our fault, 500), not the request failing to decode (the caller's, 400).
  * The platform reports both as `HttpApiDecodeError`.
@@ -103,21 +111,23 @@ const setHeader = (name: string, value: string) =>
  * encode 500), unknown routes 404 (405 when the path exists for other methods), unreadable
  * bodies 400, defects 500.
  * 408 and 429 carry their retry hint as a `Retry-After` header, 405 an `Allow` header,
- * 401 a Basic challenge.
+ * 401 a Basic challenge (except to the dashboard).
  */
 export const errorResponses = (
   api: HttpApi.HttpApi.Any,
-  authentication?: Context.Tag.Service<Authentication>
+  authenticate?: RequestAuthentication["caller"]
 ) => {
   const routes = routeTable(api)
-  const guarded = guardRequest(routes, authentication)
+  const guarded = guardRequest(routes, authenticate)
   return HttpApiBuilder.middleware(api as typeof Api, (app) =>
     Effect.catchAllCause(Effect.zipRight(FiberRef.set(handlerAnswered, false), guarded(app)), (cause) =>
       Effect.gen(function*() {
         if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
         const error = Cause.squash(cause)
         if (hasTag(error, apiErrorTags)) {
-          if (error._tag === "Unauthorized") yield* challengeBasic
+          if (error._tag === "Unauthorized" && !isDashboardRequest(yield* HttpServerRequest.HttpServerRequest)) {
+            yield* challengeBasic
+          }
           const allow = (error as { readonly allow?: ReadonlyArray<string> }).allow
           if (allow !== undefined) yield* setHeader("allow", allow.join(", "))
           const retryAfter = (error as { readonly retryAfter?: number }).retryAfter
@@ -157,5 +167,5 @@ export const errorResponses = (
 }
 
 export const ErrorResponsesLive = Layer.unwrapEffect(
-  Effect.map(Authentication, (authentication) => errorResponses(Api, authentication))
-).pipe(Layer.provide(AuthenticationLive), Layer.provide(ApiKeys.Default))
+  Effect.map(RequestAuthentication, ({ caller }) => errorResponses(Api, caller))
+).pipe(Layer.provide(RequestAuthentication.Default))

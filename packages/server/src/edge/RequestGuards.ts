@@ -1,9 +1,10 @@
-import { Headers, HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { type Authentication, BadRequest, basic, NotFound, PayloadTooLarge, UnsupportedMediaType } from "@switchyard/api"
-import { type Context, Effect, Option } from "effect"
+import { Headers, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType } from "@switchyard/api"
+import { Effect, Option } from "effect"
 import { Readable } from "node:stream"
 import { verifiedCaller } from "../features/auth/VerifiedCaller.js"
 import { routerTarget } from "../platform/metrics/routerTarget.js"
+import type { RequestAuthentication } from "./RequestAuthentication.js"
 import type { RouteTable } from "./RouteTable.js"
 import { noteRoute } from "../platform/metrics/RequestObserver.js"
 
@@ -208,19 +209,19 @@ const withJsonBody = (request: HttpServerRequest.HttpServerRequest, text: string
  * Runs `app` only for a request that passed the guards: 404 for a path that cannot name a
  * resource, 400 for bad text in a query parameter, header or JSON body (naming where) or for
  * JSON nested too deep, 415 for a body that is not JSON, 413 past the body limit.
- * On an operation that needs a key, the key and its scope are checked first, and the caller
- * handed on to the Authentication middleware (`verifiedCaller`): a caller without them learns
- * nothing from the guards, and no body is read for them.
+ * On an operation that needs a key, the caller (API key or dashboard session) and its scope
+ * are checked first, and handed on to the Authentication middleware (`verifiedCaller`): a
+ * caller without them learns nothing from the guards, and no body is read for them.
  */
-export const guardRequest = (routes: RouteTable, authentication?: Context.Tag.Service<Authentication>) =>
+export const guardRequest = (routes: RouteTable, authenticate?: RequestAuthentication["caller"]) =>
 <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const target = routerTarget(request.url)
     const match = routes.find(request.method, target.path)
     if (match !== undefined) yield* noteRoute(match.route.path)
-    const caller = authentication !== undefined && match?.route.authenticated === true
-      ? Option.some(yield* Effect.flatMap(HttpApiBuilder.securityDecode(basic), authentication.basic))
+    const caller = authenticate !== undefined && match?.route.authenticated === true
+      ? Option.some(yield* authenticate)
       : Option.none()
     yield* checkPath(match, request.method, target.path)
     yield* checkTexts("query parameter", new URLSearchParams(target.query))

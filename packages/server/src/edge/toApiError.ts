@@ -15,6 +15,7 @@ import { Layer, Match } from "effect"
 import { RunAnswers } from "../features/actions/RunAnswers.js"
 import type { AccountError } from "../features/accounts/AccountErrors.js"
 import type { ApiKeyError } from "../features/auth/ApiKeyErrors.js"
+import type { DashboardSessionError } from "../features/auth/DashboardSessionErrors.js"
 import { actionFailureToApiError } from "./actionFailureToApiError.js"
 import type { ActionRunError } from "../features/actions/ActionRunErrors.js"
 import type { ConnectSessionError } from "../features/connectSessions/ConnectSessionErrors.js"
@@ -28,6 +29,7 @@ import type { WebhookError } from "../features/webhooks/WebhookErrors.js"
 export type DomainError =
   | AccountError
   | ApiKeyError
+  | DashboardSessionError
   | ActionRunError
   | ConnectSessionError
   | ConnectorError
@@ -97,7 +99,8 @@ export const toApiError = (error: DomainError): ApiError =>
       InvalidWebhookRequest: ({ message }): ApiError => new BadRequest({ message }),
       ApiKeyNotFound: ({ message }): ApiError => new NotFound({ message }),
       InvalidApiKeyRequest: ({ message }): ApiError => new BadRequest({ message }),
-      TooManyApiKeys: ({ message }): ApiError => new Conflict({ message })
+      TooManyApiKeys: ({ message }): ApiError => new Conflict({ message }),
+      DashboardSignInRefused: ({ message }): ApiError => new Unauthorized({ message })
     })
   )
 

@@ -12,6 +12,7 @@ import requestLogApi from "./0009_request_log_api.js"
 import webhooks from "./0010_webhooks.js"
 import providerRateLimits from "./0011_provider_rate_limits.js"
 import apiKeyUsage from "./0012_api_key_usage.js"
+import dashboardSessions from "./0013_dashboard_sessions.js"
 
 /** Numbered migrations, run in order at start (`<id>_<name>` keys). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0009_request_log_api": requestLogApi,
   "0010_webhooks": webhooks,
   "0011_provider_rate_limits": providerRateLimits,
-  "0012_api_key_usage": apiKeyUsage
+  "0012_api_key_usage": apiKeyUsage,
+  "0013_dashboard_sessions": dashboardSessions
 }

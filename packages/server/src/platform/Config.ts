@@ -182,6 +182,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       /** Deliveries claimed and sent at once per process. */
       concurrency: yield* boundedInteger("SWITCHYARD_WEBHOOK_CONCURRENCY", 1, 100, 8)
     }
+    /** How long a web dashboard sign-in lasts, whatever the browser does meanwhile (absolute, not idle). */
+    const dashboardSessionHours = yield* boundedInteger("SWITCHYARD_DASHBOARD_SESSION_HOURS", 1, 24, 8)
     /** OTLP trace export, from the standard OTEL_* variables; none when tracing is off. */
     const tracing = yield* tracingConfig
     return {
@@ -213,7 +215,8 @@ export class SwitchyardConfig extends Effect.Service<SwitchyardConfig>()("Switch
       maxDownloadBytes,
       oauthRefreshSkewSeconds,
       serverWorkers,
-      shutdownGraceSeconds
+      shutdownGraceSeconds,
+      dashboardSessionHours
     } as const
   })
 }) {}

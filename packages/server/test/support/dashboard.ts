@@ -44,7 +44,7 @@ export const openDashboard = (baseUrl: string) =>
 /** Signs in by pasting `key` and waits for the signed-in view (its section navigation). */
 export const signIn = (page: Page, key: string) =>
   Effect.promise(async () => {
-    await page.getByLabel("API key").fill(key)
+    await page.getByLabel("API key", { exact: true }).fill(key)
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("navigation", { name: "Sections" }).waitFor()
   })

@@ -23,7 +23,7 @@ const MAX_ACCOUNT_ID = 200
 /** Past the provider deadline, time for the runner to turn it into a tool error and answer. */
 const DEADLINE_MARGIN = Duration.seconds(15)
 
-/** The API key by HTTP Basic, as every API call (the error middleware adds the 401's challenge). */
+/** The caller as every API call finds it: the API key by HTTP Basic, else the dashboard's session cookie. */
 const authenticate = (authentication: Context.Tag.Service<Authentication>) =>
   Effect.flatMap(HttpApiBuilder.securityDecode(basic), (credential) =>
     authentication.basic(credential))

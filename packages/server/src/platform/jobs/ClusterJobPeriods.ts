@@ -8,7 +8,8 @@ export const CLUSTER_JOB_DEFAULT_SECONDS = {
   expire_idempotency_keys: 600,
   request_log_retention: 3600,
   forget_idle_rate_limits: 600,
-  webhook_event_retention: 3600
+  webhook_event_retention: 3600,
+  purge_dashboard_sessions: 3600
 } as const
 
 export type ClusterJobName = keyof typeof CLUSTER_JOB_DEFAULT_SECONDS
