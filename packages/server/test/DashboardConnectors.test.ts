@@ -127,8 +127,17 @@ layer(Layer.mergeAll(ConnectTestServer(), BrowserLive), { excludeTestServices: t
         const { key } = yield* freshProject
         const { page, cspViolations } = yield* signedIn(key)
         yield* openSection(page, "Connectors")
-        yield* promise(() => page.getByRole("button", { name: "Upload a custom connector" }).click())
+        // the form takes focus when it opens, and gives it back to its button when it closes
+        const hasFocus = (locator: Locator) => promise(() => locator.and(page.locator(":focus")).waitFor())
+        const opener = page.getByRole("button", { name: "Upload a custom connector" })
+        const formHeading = page.getByRole("heading", { level: 2, name: "Upload a custom connector" })
+        yield* promise(() => opener.click())
         const form = page.getByRole("form", { name: "Upload a custom connector" })
+        yield* hasFocus(formHeading)
+        yield* promise(() => form.getByRole("button", { name: "Close" }).press("Enter"))
+        yield* hasFocus(opener)
+        yield* promise(() => page.keyboard.press("Enter"))
+        yield* hasFocus(formHeading)
         yield* shot(page, "upload form")
         yield* audit(page, cspViolations)
 
@@ -233,7 +242,7 @@ layer(Layer.mergeAll(ConnectTestServer(), BrowserLive), { excludeTestServices: t
         yield* audit(page, cspViolations)
         // nor can it turn into fields: the JSON stays, with the reason
         yield* promise(() => form.getByRole("radio", { name: "Name and value fields" }).click())
-        expect(yield* promise(() => form.getByRole("radio", { name: "JSON" }).isChecked())).toBe(true)
+        yield* promise(() => form.getByRole("radio", { name: "JSON", checked: true }).waitFor())
         expect(yield* promise(() => form.getByLabel("Settings as a JSON object").inputValue())).toBe("{\"base_url\": ")
         yield* promise(() => form.getByLabel("Settings as a JSON object").fill("{\"base_url\": \"https://things.example.com\"}"))
         yield* promise(() => form.getByRole("radio", { name: "Name and value fields" }).check())

@@ -1,6 +1,5 @@
 import type { Connector } from "@switchyard/api"
 import { recordsOf } from "@switchyard/client"
-import { useState } from "preact/hooks"
 import { api } from "../api.js"
 import type { PageProps } from "../routes.js"
 import { href, replaceRoute } from "../router.js"
@@ -9,6 +8,7 @@ import { authLabel, categoryLabel, ownerLabel, verificationLabel, verificationMe
 import { Empty, Loaded } from "../ui/Feedback.js"
 import { PageHeader } from "../ui/PageHeader.js"
 import { useSession } from "../ui/SessionContext.js"
+import { useDisclosure } from "../ui/useDisclosure.js"
 import { useLoad } from "../ui/useLoad.js"
 import { ConnectorActionPage } from "./ConnectorActionPage.js"
 import { ConnectorPage } from "./ConnectorPage.js"
@@ -44,7 +44,7 @@ const matches = (connector: Connector, search: string) => {
 const ConnectorCatalog = ({ route }: PageProps) => {
   const { canWrite } = useSession()
   const catalog = useLoad(loadCatalog, [])
-  const [uploading, setUploading] = useState(false)
+  const upload = useDisclosure()
   const search = route.query.get("search") ?? ""
   const category = route.query.get("category") ?? ""
   const setFilter = (change: { search?: string; category?: string }) =>
@@ -52,17 +52,15 @@ const ConnectorCatalog = ({ route }: PageProps) => {
   return (
     <>
       <PageHeader title="Connectors">
-        {canWrite && !uploading
-          ? <button type="button" class="primary" onClick={() => setUploading(true)}>Upload a custom connector</button>
+        {canWrite && !upload.open
+          ? <button type="button" class="primary" ref={upload.opener} onClick={upload.show}>Upload a custom connector</button>
           : null}
       </PageHeader>
       <p class="muted">
         The connectors accounts can link to: the built-in catalog and this project's custom connectors. A custom connector
         with a built-in's key takes its place for this project.
       </p>
-      {canWrite && uploading
-        ? <UploadConnector onUploaded={() => catalog.reload()} onClose={() => setUploading(false)} />
-        : null}
+      {canWrite && upload.open ? <UploadConnector onUploaded={() => catalog.reload()} onClose={upload.hide} /> : null}
       <Loaded load={catalog} what="connectors">
         {(list) => {
           const categories = [...new Set(list.flatMap((connector) => connector.categories))].sort()

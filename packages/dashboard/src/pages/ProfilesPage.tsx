@@ -9,6 +9,7 @@ import { formatCount } from "../ui/format.js"
 import { PageHeader } from "../ui/PageHeader.js"
 import { useSession } from "../ui/SessionContext.js"
 import { emptyDraft, SettingsEditor, settingsOf } from "../ui/SettingsEditor.js"
+import { useDisclosure, useFocusOnMount } from "../ui/useDisclosure.js"
 import { useAction, useLoad } from "../ui/useLoad.js"
 import { ProfilePage } from "./ProfilePage.js"
 
@@ -32,17 +33,19 @@ const loadConnectors = async () =>
 const ProfileList = () => {
   const { canWrite } = useSession()
   const profiles = useLoad(loadProfiles, [])
-  const [creating, setCreating] = useState(false)
+  const create = useDisclosure()
   return (
     <>
       <PageHeader title="Connector profiles">
-        {canWrite && !creating ? <button type="button" class="primary" onClick={() => setCreating(true)}>Create a profile</button> : null}
+        {canWrite && !create.open
+          ? <button type="button" class="primary" ref={create.opener} onClick={create.show}>Create a profile</button>
+          : null}
       </PageHeader>
       <p class="muted">
         A profile is how this project uses a connector: the version its accounts run, the actions they may run and the settings
         they share. Accounts link through a profile.
       </p>
-      {canWrite && creating ? <CreateProfile onClose={() => setCreating(false)} /> : null}
+      {canWrite && create.open ? <CreateProfile onClose={create.hide} /> : null}
       <Loaded load={profiles} what="connector profiles">
         {(list) =>
           list.length === 0
@@ -101,6 +104,7 @@ const CreateProfile = ({ onClose }: { onClose: () => void }) => {
   const [settings, setSettings] = useState(emptyDraft)
   const [problem, setProblem] = useState<{ field: "connector" | "label" | "settings"; message: string } | undefined>(undefined)
   const create = useAction()
+  const heading = useFocusOnMount<HTMLHeadingElement>()
   const submit = async (event: Event) => {
     event.preventDefault()
     setProblem(undefined)
@@ -125,7 +129,7 @@ const CreateProfile = ({ onClose }: { onClose: () => void }) => {
     problem?.field === field ? <p id={`profile-${field}-error`} class="field-error" role="alert">{problem.message}</p> : null
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-profile-title" noValidate>
-      <h2 id="create-profile-title">Create a connector profile</h2>
+      <h2 id="create-profile-title" ref={heading} tabIndex={-1}>Create a connector profile</h2>
       <Loaded load={connectors} what="connectors">
         {(list) => (
           <div class="field">

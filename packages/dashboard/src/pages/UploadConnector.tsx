@@ -3,6 +3,7 @@ import { useRef, useState } from "preact/hooks"
 import { api, messageOf } from "../api.js"
 import { href } from "../router.js"
 import { ErrorNote } from "../ui/Feedback.js"
+import { useFocusOnMount } from "../ui/useDisclosure.js"
 import { useAction } from "../ui/useLoad.js"
 import { YamlIssueList } from "../ui/YamlIssueList.js"
 import { lineRange, parseYamlIssues } from "../ui/yamlIssues.js"
@@ -22,6 +23,7 @@ export const UploadConnector = ({ onUploaded, onClose }: { onUploaded: (connecto
   const upload = useAction()
   const editor = useRef<HTMLTextAreaElement>(null)
   const fileInput = useRef<HTMLInputElement>(null)
+  const heading = useFocusOnMount<HTMLHeadingElement>()
 
   const readFile = (input: HTMLInputElement) => {
     const file = input.files?.[0]
@@ -60,7 +62,7 @@ export const UploadConnector = ({ onUploaded, onClose }: { onUploaded: (connecto
   const found = upload.error === undefined ? undefined : parseYamlIssues(messageOf(upload.error))
   return (
     <form class="panel upload" onSubmit={submit} aria-labelledby="upload-title" noValidate>
-      <h2 id="upload-title">Upload a custom connector</h2>
+      <h2 id="upload-title" ref={heading} tabIndex={-1}>Upload a custom connector</h2>
       <p class="muted">
         A connector definition in StackOne-compatible YAML. Its version must be new and greater than the latest one of its
         key; the custom connector is for this project only and is listed as Community, as the server cannot vouch for an
