@@ -84,7 +84,7 @@ export const ProfilePage = ({ id }: { id: string }) => {
                   <ProfileEditor
                     key={profile.updated_at}
                     profile={profile}
-                    actions={actions}
+                    actions={connector === undefined ? undefined : actions}
                     saved={saved}
                     onSaved={() => {
                       setSaved(`Saved at ${formatTime(new Date().toISOString())}.`)
@@ -158,15 +158,17 @@ const ProfileReadOnly = ({ profile, actions }: { profile: ConnectorProfile; acti
  * `updated_at`, so a save starts it again from what the server stored.
  */
 const ProfileEditor = (
-  { profile, actions, saved, onSaved, onEdited }: {
+  { profile, actions: known, saved, onSaved, onEdited }: {
     profile: ConnectorProfile
-    actions: ReadonlyArray<ConnectorActionSummary>
+    /** The actions of the version the profile resolves to; undefined when no version matches (then they are left as they are). */
+    actions: ReadonlyArray<ConnectorActionSummary> | undefined
     /** What the last save did, shown beside the button until the next edit. */
     saved: string | undefined
     onSaved: () => void
     onEdited: () => void
   }
 ) => {
+  const actions = known ?? []
   const [label, setLabel] = useState(profile.label)
   const [active, setActive] = useState(profile.active)
   const [version, setVersion] = useState(profile.version_spec)
@@ -199,7 +201,7 @@ const ProfileEditor = (
           active,
           ...(version.trim() === "" || version.trim() === profile.version_spec ? {} : { version: version.trim() }),
           // in the connector's order; ids the version does not have are not kept (the server would refuse them)
-          enabled_actions: actions.filter((action) => enabled.has(action.id)).map((action) => action.id),
+          ...(known === undefined ? {} : { enabled_actions: known.filter((action) => enabled.has(action.id)).map((action) => action.id) }),
           account_settings: parsed.settings
         }
       })
@@ -234,7 +236,7 @@ const ProfileEditor = (
       <fieldset class="action-choices">
         <legend>Enabled actions ({enabledCount} of {actions.length})</legend>
         {actions.length === 0
-          ? <p class="muted">This version of the connector has no actions.</p>
+          ? <p class="muted">{known === undefined ? "No version of the connector matches the profile's version, so its actions cannot be listed; they are kept as they are." : "This version of the connector has no actions."}</p>
           : (
             <>
               <div class="actions">
