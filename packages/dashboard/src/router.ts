@@ -37,6 +37,17 @@ export const navigate = (to: string) => {
   location.hash = to
 }
 
+/**
+ * Changes the view's URL without a new history entry (a filter typed letter by letter): the
+ * back button then leaves the view rather than undoing each keystroke. `useRoute` hears it as
+ * it hears any other change of the fragment.
+ */
+export const replaceRoute = (to: string) => {
+  if (to === location.hash) return
+  history.replaceState(history.state, "", to)
+  dispatchEvent(new HashChangeEvent("hashchange"))
+}
+
 export const useRoute = (): Route => {
   const [hash, setHash] = useState(location.hash)
   useEffect(() => {

@@ -3,9 +3,11 @@ import type { ComponentType } from "preact"
 import { AccountPage } from "./pages/AccountPage.js"
 import { AccountsPage } from "./pages/AccountsPage.js"
 import { ApiKeysPage } from "./pages/ApiKeysPage.js"
+import { ConnectorsPage } from "./pages/ConnectorsPage.js"
+import { OverviewPage } from "./pages/OverviewPage.js"
+import { ProfilesPage } from "./pages/ProfilesPage.js"
 import { RequestLogPage } from "./pages/RequestLogPage.js"
 import { RequestLogsPage } from "./pages/RequestLogsPage.js"
-import { OverviewPage } from "./pages/OverviewPage.js"
 import { WebhooksPage } from "./pages/WebhooksPage.js"
 import type { Route } from "./router.js"
 
@@ -44,6 +46,8 @@ export const sections: ReadonlyArray<Section> = [
   { path: "overview", title: "Overview", page: OverviewPage },
   { path: "accounts", title: "Accounts", page: listAndDetail(AccountsPage, AccountPage), scopes: [...everyReader, "accounts"] },
   { path: "logs", title: "Request logs", page: listAndDetail(RequestLogsPage, RequestLogPage) },
+  { path: "connectors", title: "Connectors", page: ConnectorsPage },
+  { path: "profiles", title: "Connector profiles", page: ProfilesPage },
   { path: "webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "api-keys", title: "API keys", page: ApiKeysPage, scopes: ["full_access"] }
 ]

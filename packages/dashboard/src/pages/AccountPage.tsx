@@ -123,7 +123,7 @@ const Facts = ({ account }: { account: Account }) => (
     <dd>
       {account.connector_profile === null
         ? <span class="muted">None</span>
-        : <a href={href(["connector-profiles", account.connector_profile.id])}>{account.connector_profile.label}</a>}
+        : <a href={href(["profiles", account.connector_profile.id])}>{account.connector_profile.label}</a>}
     </dd>
     <dt>Owner</dt>
     <dd>
