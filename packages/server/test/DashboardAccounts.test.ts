@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
 import { RequestLog } from "../src/features/requestLogs/RequestLog.js"
 import { BrowserLive, ConnectServerUrl, ConnectTestServer } from "./support/browser.js"
-import { dashboardScreenshots, openDashboard, openSection, seriousAccessibilityViolations, signIn } from "./support/dashboard.js"
+import { dashboardScreenshots, openDashboard, openSection, seriousAccessibilityViolations, signIn, viewHeading as heading } from "./support/dashboard.js"
 import { countAccounts, freshProject, keyFor } from "./support/Fixtures.js"
 import { sandboxGreenhouseAccount, SandboxLive, SandboxProviders } from "./support/SandboxLayer.js"
 
@@ -23,7 +23,6 @@ const checked = (shot: ReturnType<typeof dashboardScreenshots>, page: Page, view
     yield* shot(page, view)
   })
 
-const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name, exact: typeof name === "string" })
 
 const server = Layer.mergeAll(ConnectTestServer(), SandboxLive(7), BrowserLive)
 

@@ -2,9 +2,9 @@ import { expect, layer } from "@effect/vitest"
 import { recordsOf } from "@switchyard/client"
 import { Effect, Layer } from "effect"
 import type { Locator, Page } from "playwright-core"
-import { BrowserLive, ConnectServerUrl, ConnectTestServer } from "./support/browser.js"
+import { BrowserLive, ConnectTestServer } from "./support/browser.js"
 import { connectorYaml } from "./support/ConnectorYaml.js"
-import { dashboardScreenshots, openDashboard, openSection, seriousAccessibilityViolations, signIn } from "./support/dashboard.js"
+import { dashboardScreenshots, openSection, seriousAccessibilityViolations, signedInDashboard as signedIn, viewHeading as heading } from "./support/dashboard.js"
 import { freshProject, keyFor } from "./support/Fixtures.js"
 
 /*
@@ -24,14 +24,6 @@ const audit = (page: Page, cspViolations: ReadonlyArray<string>) =>
     expect(cspViolations).toEqual([])
   })
 
-const signedIn = (key: string) =>
-  Effect.gen(function*() {
-    const dashboard = yield* openDashboard(yield* ConnectServerUrl)
-    yield* signIn(dashboard.page, key)
-    return dashboard
-  })
-
-const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true })
 
 /** The text of each body row's first cell: what a table lists. */
 const firstCells = (table: Locator) => table.locator("tbody tr td:first-child").allInnerTexts()

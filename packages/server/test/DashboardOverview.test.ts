@@ -2,16 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
-import type { Locator, Page } from "playwright-core"
+import type { Locator } from "playwright-core"
 import { Webhook } from "standardwebhooks"
-import { BrowserLive, ConnectServerUrl, ConnectTestServer } from "./support/browser.js"
+import { BrowserLive, ConnectTestServer } from "./support/browser.js"
 import {
-  type DashboardPage,
+  checkView,
   dashboardScreenshots,
-  openDashboard,
   openSection,
-  seriousAccessibilityViolations,
-  signIn
+  signedInDashboard as signedIn,
+  viewHeading as heading
 } from "./support/dashboard.js"
 import { accountBody, freshProject, keyFor } from "./support/Fixtures.js"
 import { eventually, type ReceivedWebhook, WebhookReceiver } from "./support/WebhookReceiver.js"
@@ -59,26 +58,9 @@ const insertRequestLogs = (projectId: string, accountId: string, rows: ReadonlyA
     }
   }).pipe(Effect.orDie)
 
-/** Signs in with `key` in a browser context of its own. */
-const signedIn = (key: string) =>
-  Effect.gen(function*() {
-    const dashboard = yield* openDashboard(yield* ConnectServerUrl)
-    yield* signIn(dashboard.page, key)
-    return dashboard
-  })
-
-/** A screenshot of the view, and its serious accessibility violations, which must be none. */
-const checkView = (dashboard: DashboardPage, shoot: ReturnType<typeof dashboardScreenshots>, label: string) =>
-  Effect.gen(function*() {
-    yield* shoot(dashboard.page, label)
-    expect(yield* seriousAccessibilityViolations(dashboard.page), label).toEqual([])
-    expect(dashboard.cspViolations, label).toEqual([])
-  })
-
 /** What the locator shows, as read on screen (innerText: block boundaries are spaces), spaces collapsed. */
 const text = (locator: Locator) => promise(async () => (await locator.innerText()).replace(/\s+/g, " ").trim())
 
-const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true })
 
 const verified = (secret: string, request: ReceivedWebhook) =>
   new Webhook(secret).verify(request.body, request.headers) as { readonly type: string }

@@ -3,7 +3,8 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import type { Browser, Page } from "playwright-core"
-import { TestBrowser } from "./browser.js"
+import { expect } from "@effect/vitest"
+import { ConnectServerUrl, TestBrowser } from "./browser.js"
 
 /*
  * The dashboard's browser tests: a 1280×800 Chromium page per person, signed in by pasting
@@ -99,3 +100,23 @@ export const dashboardScreenshots = (test: string) => {
     return Effect.promise(() => page.screenshot({ path: file, fullPage: true }))
   }
 }
+
+/** A person signed in with `key` in a browser context of their own, on the test server of ConnectTestServer. */
+export const signedInDashboard = (key: string) =>
+  Effect.gen(function*() {
+    const dashboard = yield* openDashboard(yield* ConnectServerUrl)
+    yield* signIn(dashboard.page, key)
+    return dashboard
+  })
+
+/** A screenshot of the view; its serious accessibility violations and the CSP's refusals, which must be none. */
+export const checkView = (dashboard: DashboardPage, shoot: ReturnType<typeof dashboardScreenshots>, label: string) =>
+  Effect.gen(function*() {
+    yield* shoot(dashboard.page, label)
+    expect(yield* seriousAccessibilityViolations(dashboard.page), label).toEqual([])
+    expect(dashboard.cspViolations, label).toEqual([])
+  })
+
+/** A view's title (its one h1): exact when a string. */
+export const viewHeading = (page: Page, name: string | RegExp) =>
+  page.getByRole("heading", { level: 1, name, exact: typeof name === "string" })
