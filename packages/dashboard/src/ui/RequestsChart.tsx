@@ -48,6 +48,7 @@ const bucketLabel = (start: string, interval: RequestLogStats["interval"]) => {
 export const RequestsChart = ({ stats, title }: { stats: RequestLogStats; title: string }) => {
   const container = useRef<HTMLDivElement>(null)
   const series = seriesOf(stats)
+  const quiet = stats.buckets.filter((bucket) => bucket.requests === 0).length
   useEffect(() => {
     const element = container.current
     if (element === null) return
@@ -112,7 +113,7 @@ export const RequestsChart = ({ stats, title }: { stats: RequestLogStats; title:
             </tr>
           </thead>
           <tbody>
-            {stats.buckets.map((bucket, index) => (
+            {stats.buckets.map((bucket, index) => bucket.requests === 0 ? null : (
               <tr key={bucket.start}>
                 <th scope="row">{bucketLabel(bucket.start, stats.interval)}</th>
                 {series.length > 1 ? series.map((line) => <td class="number" key={line.label}>{formatCount(line.values[index] ?? 0)}</td>) : null}
@@ -123,6 +124,12 @@ export const RequestsChart = ({ stats, title }: { stats: RequestLogStats; title:
             ))}
           </tbody>
         </table>
+        {quiet === 0 ? null : (
+          // a week is 168 hours, mostly quiet ones: the table lists those with requests
+          <p class="muted">
+            {quiet} of the {stats.buckets.length} {stats.interval === "day" ? "days" : "hours"} had no requests and are left out.
+          </p>
+        )}
       </details>
     </figure>
   )

@@ -11,25 +11,23 @@ import { useLoad } from "../../ui/useLoad.js"
 export type Range = "24h" | "7d"
 
 const HOUR = 3_600_000
-const DAY = 24 * HOUR
+
+const ranges: ReadonlyArray<{ value: Range; label: string; title: string; hours: number }> = [
+  { value: "24h", label: "24 hours", title: "Requests per hour over the last 24 hours, by provider", hours: 24 },
+  { value: "7d", label: "7 days", title: "Requests per hour over the last 7 days, by provider", hours: 7 * 24 }
+]
 
 /**
- * The last 24 whole hours (the current one last) hourly, or the last 7 UTC days (today last)
- * daily: the server rounds a range out to whole buckets, so starting on a bucket's edge gives
- * exactly 24 or 7 of them.
+ * The last 24 or 168 whole hours (the current one last), hourly: the server rounds a range out
+ * to whole buckets, so starting on an hour's edge gives exactly that many of them.
  */
 const statsFor = (range: Range) => {
-  const now = Date.now()
-  const start = range === "24h" ? Math.ceil(now / HOUR) * HOUR - DAY : Math.floor(now / DAY) * DAY - 6 * DAY
+  const hours = ranges.find((entry) => entry.value === range)!.hours
+  const start = Math.ceil(Date.now() / HOUR) * HOUR - hours * HOUR
   return api.request_logs.get_request_log_stats({
-    urlParams: { interval: range === "24h" ? "hour" : "day", group_by: "provider", start_date: DateTime.unsafeMake(start) }
+    urlParams: { interval: "hour", group_by: "provider", start_date: DateTime.unsafeMake(start) }
   })
 }
-
-const ranges: ReadonlyArray<{ value: Range; label: string; title: string }> = [
-  { value: "24h", label: "24 hours", title: "Requests per hour over the last 24 hours, by provider" },
-  { value: "7d", label: "7 days", title: "Requests per day over the last 7 days, by provider" }
-]
 
 const Figure = ({ label, value, note }: { label: string; value: string; note?: string }) => (
   <div class="card">
@@ -73,7 +71,7 @@ export const TrafficPanel = ({ range, path }: { range: Range; path: string }) =>
       <Loaded load={stats} what="the request figures">
         {(data) => {
           // named after the range the figures are of: while another range loads, the last one stays
-          const shown = ranges.find((entry) => entry.value === (data.interval === "day" ? "7d" : "24h"))!
+          const shown = ranges.find((entry) => entry.hours === data.buckets.length) ?? ranges[0]!
           return (
             <>
               <Figures stats={data} range={shown.label} />
