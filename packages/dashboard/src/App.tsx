@@ -15,6 +15,8 @@ export const App = () => {
   const [session, setSession] = useState<Session | null | undefined>(undefined)
   const [failure, setFailure] = useState<unknown>(undefined)
   const [notice, setNotice] = useState<string | undefined>(undefined)
+  // signed in just now (not found at load): the first view takes the focus from the sign-in form
+  const [signedInNow, setSignedInNow] = useState(false)
   useEffect(() => {
     currentSession().then((found) => setSession(found ?? null), setFailure)
   }, [])
@@ -23,6 +25,7 @@ export const App = () => {
   if (session === null) {
     return <SignIn notice={notice} onSignedIn={(signedIn) => {
       setNotice(undefined)
+      setSignedInNow(true)
       setSession(signedIn)
     }} />
   }
@@ -32,7 +35,7 @@ export const App = () => {
   }
   return (
     <SessionContext.Provider value={sessionState(session, ended)}>
-      <Shell session={session} onSignedOut={() => {
+      <Shell session={session} focusFirstView={signedInNow} onSignedOut={() => {
         setNotice("You signed out.")
         setSession(null)
       }} />
@@ -40,15 +43,20 @@ export const App = () => {
   )
 }
 
-const Shell = ({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) => {
+const Shell = (
+  { session, focusFirstView, onSignedOut }: { session: Session; focusFirstView: boolean; onSignedOut: () => void }
+) => {
   const route = useRoute()
   const visible = sectionsFor(session.scope)
   const current = visible.find((section) => section.path === route.segments[0]) ?? (route.segments.length === 0 ? visible[0] : undefined)
   const main = useRef<HTMLElement>(null)
   const [signOutError, setSignOutError] = useState<unknown>(undefined)
-  // a new view moves focus to its heading, as a page load would (screen readers announce it)
+  // A new view moves focus to its heading, as a page load would (screen readers announce it).
+  // The page's own load leaves focus where browsers put it, at the top: the skip link is the first Tab.
+  const firstView = useRef(true)
   useEffect(() => {
-    main.current?.querySelector<HTMLElement>("h1")?.focus()
+    if (!firstView.current || focusFirstView) main.current?.querySelector<HTMLElement>("h1")?.focus()
+    firstView.current = false
     document.title = `${current?.title ?? "Not found"} · Switchyard`
   }, [route.segments.join("/"), current?.path])
   const Page = current?.page

@@ -179,4 +179,58 @@ layer(server, { excludeTestServices: true })("signing in to the dashboard", (it)
       yield* shot(actionsSession.page, "actions-scope")
       yield* expectAccessible(actionsSession.page)
     }))
+
+  it.scoped("works from the keyboard: sign-in with Enter, a skip link, every view's heading focused, Escape closes a confirmation", () =>
+    Effect.gen(function*() {
+      const baseUrl = yield* ConnectServerUrl
+      const project = yield* freshProject
+      const { page } = yield* openDashboard(baseUrl)
+      const focused = () => page.evaluate<string>("(e => e.tagName.toLowerCase() + ':' + (e.getAttribute('aria-label') || e.textContent || '').trim())(document.activeElement)")
+      const press = (key: string) => promise(() => page.keyboard.press(key))
+
+      // the sign-in view opens with its heading focused; Tab reaches the key, Enter sends it
+      yield* promise(() => page.getByRole("heading", { name: "Sign in to Switchyard" }).waitFor())
+      expect(yield* promise(focused)).toBe("h1:Sign in to Switchyard")
+      yield* press("Tab")
+      expect(yield* promise(() => page.evaluate<string>("document.activeElement.id"))).toBe("api-key")
+      yield* promise(() => page.keyboard.type(project.key))
+      yield* press("Enter")
+      yield* promise(() => page.getByRole("navigation", { name: "Sections" }).waitFor())
+      expect(yield* promise(focused)).toBe("h1:Overview")
+
+      // a page loaded (not signed into just now) keeps the focus at its top: the first Tab is the
+      // skip link, which leads to the view's heading
+      yield* promise(() => page.reload())
+      yield* promise(() => page.getByRole("heading", { level: 1, name: "Overview" }).waitFor())
+      yield* press("Tab")
+      expect(yield* promise(focused)).toBe("a:Skip to content")
+      yield* press("Enter")
+      expect(yield* promise(focused)).toBe("h1:Overview")
+
+      // each section's link opens its view with the focus on the view's heading
+      const nav = page.getByRole("navigation", { name: "Sections" })
+      for (const title of ["Accounts", "Request logs", "Connectors", "Connector profiles", "Webhooks", "API keys"]) {
+        yield* promise(() => nav.getByRole("link", { name: title, exact: true }).focus())
+        yield* press("Enter")
+        yield* promise(() =>
+          page.waitForFunction((name) => {
+            // (a function, not a string: the page's CSP forbids evaluating strings)
+            const active = (globalThis as unknown as { document: { activeElement: { tagName: string; textContent: string } | null } })
+              .document.activeElement
+            return active?.tagName === "H1" && active.textContent === name
+          }, title)
+        )
+      }
+
+      // a confirmation: Escape cancels it, the focus goes back to the button that opened it, nothing is revoked
+      const revoke = page.getByRole("button", { name: "Revoke test full_access" })
+      yield* promise(() => revoke.focus())
+      yield* press("Enter")
+      const dialog = page.getByRole("dialog", { name: "Revoke “test full_access”?" })
+      yield* promise(() => dialog.waitFor())
+      yield* press("Escape")
+      yield* promise(() => dialog.waitFor({ state: "hidden" }))
+      expect(yield* promise(focused)).toBe("button:Revoke test full_access")
+      expect(yield* promise(() => page.getByRole("row").filter({ hasText: "test full_access" }).textContent())).toContain("Active")
+    }))
 })

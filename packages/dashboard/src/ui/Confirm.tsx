@@ -21,11 +21,21 @@ export const Confirm = (
   const dialog = useRef<HTMLDialogElement>(null)
   // its own id: a view with two confirmations (rotate, delete) must not name both after one title
   const [titleId] = useState(() => `confirm-title-${++dialogs}`)
+  // what had the focus before the dialog opened (the button that opened it), given it back on
+  // close: not every browser restores it, and a keyboard user would be left at the page's top
+  const opener = useRef<HTMLElement | null>(null)
   useEffect(() => {
     const element = dialog.current
     if (element === null) return
-    if (open && !element.open) element.showModal()
-    if (!open && element.open) element.close()
+    if (open && !element.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+      element.showModal()
+    }
+    if (!open && element.open) {
+      element.close()
+      if (opener.current?.isConnected === true) opener.current.focus()
+      opener.current = null
+    }
   }, [open])
   return (
     <dialog ref={dialog} aria-labelledby={titleId} onCancel={(event) => {
