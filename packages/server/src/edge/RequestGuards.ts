@@ -120,11 +120,11 @@ const queryOf = (url: string) => {
   }
 }
 
-const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
+export const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
 /** JSON bodies come as application/json or a `+json` type; without a Content-Type they are read as JSON. */
-const isJsonMediaType = (mediaType: string) =>
+export const isJsonMediaType = (mediaType: string) =>
   mediaType === "" || mediaType === "application/json" || /^application\/[^/\s]+\+json$/.test(mediaType)
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) =>

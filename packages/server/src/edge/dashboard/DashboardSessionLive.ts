@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { DashboardSessions } from "../../features/auth/DashboardSessions.js"
 import { SwitchyardConfig } from "../../platform/Config.js"
 import { clearSessionCookie, sessionEnded, sessionTokenOf, setSessionCookie } from "../DashboardCookie.js"
+import { isJsonMediaType, mediaTypeOf } from "../RequestGuards.js"
 import { crossOriginRefusal } from "../sameOrigin.js"
 import { toApiError } from "../toApiError.js"
 
@@ -36,18 +37,13 @@ const noStore = HttpApp.appendPreResponseHandler((_, response) =>
   Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
 )
 
-const isJsonMediaType = (contentType: string | undefined) => {
-  const mediaType = (contentType ?? "").split(";")[0]!.trim().toLowerCase()
-  return mediaType === "" || mediaType === "application/json" || /^application\/[^/\s]+\+json$/.test(mediaType)
-}
-
 const malformed = () =>
   new BadRequest({ message: `The body must be a JSON object with the API key as a string: {"api_key": "swy_..."}` })
 
 /** The key the sign-in body carries; the refusals never repeat what was sent. */
 const signInKeyOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    if (!isJsonMediaType(request.headers["content-type"])) {
+    if (!isJsonMediaType(mediaTypeOf(request))) {
       return yield* new UnsupportedMediaType({ message: `POST ${DASHBOARD_SESSION_PATH} reads a JSON body: send application/json` })
     }
     if (Number(request.headers["content-length"] ?? 0) > MAX_SIGN_IN_BYTES) {
