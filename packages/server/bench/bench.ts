@@ -2,13 +2,14 @@
  * `pnpm bench`: Switchyard against the proxy a user would write by hand, measured from outside.
  *
  * Each in its own process: a provider stand-in (the sandbox's Greenhouse look-alike), a
- * hand-written proxy (handWrittenProxy.mjs: fetch, map, answer) and Switchyard started as users
+ * hand-written proxy (handWrittenProxy.mjs: fetch, map, answer), the same proxy on Effect HttpApi
+ * (effectProxy.ts: the framework anchor) and Switchyard started as users
  * start it, on the embedded default and, when DATABASE_URL is set, on a fresh PostgreSQL database
  * (one after the other, so they never compete for CPU). autocannon, also in its own process,
  * loads each at 1 and 50 connections; within each Switchyard run the provider and the
- * hand-written proxy are measured again right before the Switchyard rows they are compared with.
- * Prints one table (req/s, p50, p99, and each row against the hand-written proxy), Switchyard's
- * RSS, the goals of issue 13 as met or MISSED, with DATABASE_URL the unified list from a fleet
+ * proxies are measured again right before the Switchyard rows they are compared with.
+ * Prints one table (req/s, p50, p99, and each row against the hand-written proxy and against the
+ * Effect proxy), the RSS of Switchyard and both proxies, the goals of issues 13 and 32 as met or MISSED, with DATABASE_URL the unified list from a fleet
  * (SWITCHYARD_WORKERS 1 and one per core) and how req/s scales, and the cost of a rate-limit reservation per store
  * (bench/rateLimitStores.ts: memory, PostgreSQL with DATABASE_URL, Redis with REDIS_URL).
  *
@@ -25,7 +26,7 @@ import * as Os from "node:os"
 import { join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { type Load, type LoadResult, runAutocannon } from "./autocannon.js"
-import { checkGoals, formatGoals, RPC_LIST, type ServerMemory, UNIFIED_LIST } from "./goals.js"
+import { checkGoals, EFFECT_GET, EFFECT_LIST, formatGoals, RPC_LIST, type ServerMemory, UNIFIED_GET, UNIFIED_LIST } from "./goals.js"
 import type { MappingRates } from "./mappingBench.js"
 import { createBenchDatabase, printableUrl } from "./postgres.js"
 import { atCleanup, completed, freePort, installCleanup, interrupted, sleep, spawnChild, stopAll, waitFor } from "./processes.js"
@@ -129,6 +130,19 @@ const main = async () => {
   const handOne = await getJson<{ data: Record<string, unknown> }>(`${proxyUrl}/applications/${applicationId}`, proxyHeaders)
   const proxyIdle = await settledRssMb(proxyProcess.pid, 5)
 
+  // The framework anchor: the same proxy on Effect HttpApi (effectProxy.ts), its own process.
+  const effectPort = await freePort()
+  const effectProcess = spawnChild("Effect proxy", process.execPath, [...SOURCE_FLAGS, "bench/effectProxy.ts", String(effectPort), provider.baseUrl, provider.apiKey], {
+    cwd: serverDir,
+    env: process.env
+  })
+  await waitFor("the Effect proxy to listen", () => (effectProcess.stdout().includes("listening") ? true : undefined), { timeoutMs: 60_000, child: effectProcess })
+  const effectUrl = `http://127.0.0.1:${effectPort}`
+  const effectList = await getJson<Page>(`${effectUrl}/applications?page_size=100`, proxyHeaders)
+  const effectOne = await getJson<{ data: Record<string, unknown> }>(`${effectUrl}/applications/${applicationId}`, proxyHeaders)
+  const effectDifference = sameRecords(effectList.data, handList.data) ?? sameRecords([effectOne.data], [handOne.data])
+  const effectIdle = await settledRssMb(effectProcess.pid, 5)
+
   const rows: Array<Row> = []
   /** One table row: a warm-up run, then the measured run. Answers how many requests were sent in all. */
   const measure = async (row: Omit<Row, "result">, load: Omit<Load, "seconds" | "amount">): Promise<number> => {
@@ -161,6 +175,7 @@ const main = async () => {
     const unifiedOne = await getJson<{ data: Record<string, unknown> }>(`${server.baseUrl}/unified/ats/applications/${String(unified.data[10]?.["id"])}`, headers)
     const difference = sameRecords(unified.data, handList.data) ?? sameRecords([unifiedOne.data], [handOne.data])
     notes.push(`[${database}] Switchyard and the hand-written proxy answer the same records: ${difference === undefined ? "yes" : `NO (${difference})`}`)
+    notes.push(`[${database}] the Effect proxy and the hand-written proxy answer the same records: ${effectDifference === undefined ? "yes" : `NO (${effectDifference})`}`)
 
     const behind = [server.child, providerProcess]
     const listLoad = { url: `${server.baseUrl}/unified/ats/applications?page_size=100`, headers, behind }
@@ -181,6 +196,10 @@ const main = async () => {
         { path: "hand-written GET /applications?page_size=100", kind: "list", run, database: "—", clients, handWritten: true },
         { url: `${proxyUrl}/applications?page_size=100`, connections: clients, headers: proxyHeaders, behind: [proxyProcess, providerProcess] }
       )
+      await measure(
+        { path: EFFECT_LIST, kind: "list", run, database: "—", clients, handWritten: false, effectProxy: true },
+        { url: `${effectUrl}/applications?page_size=100`, connections: clients, headers: proxyHeaders, behind: [effectProcess, providerProcess] }
+      )
       unifiedListRequests += await measure({ path: UNIFIED_LIST, kind: "list", run, database, clients, handWritten: false }, { ...listLoad, connections: clients })
       await measure({ path: RPC_LIST, kind: "list", run, database, clients, handWritten: false }, {
         url: `${server.baseUrl}/actions/rpc`,
@@ -197,7 +216,11 @@ const main = async () => {
         { url: `${proxyUrl}/applications/${applicationId}`, connections: clients, headers: proxyHeaders, behind: [proxyProcess, providerProcess] }
       )
       await measure(
-        { path: "unified GET /unified/ats/applications/:id", kind: "get", run, database, clients, handWritten: false },
+        { path: EFFECT_GET, kind: "get", run, database: "—", clients, handWritten: false, effectProxy: true },
+        { url: `${effectUrl}/applications/${applicationId}`, connections: clients, headers: proxyHeaders, behind: [effectProcess, providerProcess] }
+      )
+      await measure(
+        { path: UNIFIED_GET, kind: "get", run, database, clients, handWritten: false },
         { url: `${server.baseUrl}/unified/ats/applications/${applicationId}`, connections: clients, headers, behind }
       )
     }
@@ -244,6 +267,7 @@ const main = async () => {
   }
 
   const proxyAfter = rssMb(proxyProcess.pid)
+  const effectAfter = rssMb(effectProcess.pid)
   // Mapping alone, in a process of its own, while the provider is still up to give it records.
   const rates = JSON.parse(await completed(spawnChild("mapping micro-benchmark", process.execPath, [
     ...SOURCE_FLAGS,
@@ -268,7 +292,8 @@ const main = async () => {
     ["RSS", "idle after start", `${IDLE_LATER_SECONDS} s later`, `after first ${FIRST_REQUESTS.toLocaleString("en-US")}`, "after soak", "unified list requests"],
     [
       ...memory.map((m) => [`Switchyard (${m.database})`, formatMb(m.idle), formatMb(m.idleLater), formatMb(m.afterFirst), formatMb(m.afterAll), m.unifiedListRequests.toLocaleString("en-US")]),
-      ["hand-written proxy (reference)", formatMb(proxyIdle), "—", "—", `${formatMb(proxyAfter)} (after its rows)`, "—"]
+      ["hand-written proxy (reference)", formatMb(proxyIdle), "—", "—", `${formatMb(proxyAfter)} (after its rows)`, "—"],
+      ["Effect proxy (reference)", formatMb(effectIdle), "—", "—", `${formatMb(effectAfter)} (after its rows)`, "—"]
     ],
     1
   ))

@@ -1,9 +1,9 @@
 /*
- * The goals of issue 13, checked against one run's figures: each printed with the figures it was
+ * The goals of issues 13 and 32, checked against one run's figures: each printed with the figures it was
  * decided on and "met" or "MISSED", so a reader can check the verdict without trusting it.
  */
 import { formatMb } from "./rss.js"
-import { baselineOf, type Row } from "./table.js"
+import { baselineOf, effectAnchorOf, type Row } from "./table.js"
 
 export interface ServerMemory {
   readonly database: "embedded" | "postgres"
@@ -56,6 +56,28 @@ export const checkGoals = (rows: ReadonlyArray<Row>, memory: ReadonlyArray<Serve
         })
       }
     }
+    // issue 32: against the same proxy on Effect HttpApi, what Switchyard adds to its framework
+    for (const [path, name, least] of [[UNIFIED_LIST, "unified list", 0.6], [UNIFIED_GET, "unified get", 0.5], [RPC_LIST, "RPC list", 0.6]] as const) {
+      const row = find(path, database, 50)
+      const anchor = row && effectAnchorOf(rows, row)
+      if (row && anchor) {
+        const ratio = row.result.reqPerSec / anchor.result.reqPerSec
+        goals.push({
+          text: `[${database}] 50 clients: ${name} throughput ≥ ${least}× the Effect proxy`,
+          figures: `${row.result.reqPerSec.toFixed(0)} vs ${anchor.result.reqPerSec.toFixed(0)} req/s = ${ratio.toFixed(2)}×`,
+          met: ratio >= least
+        })
+      }
+    }
+    const list50 = find(UNIFIED_LIST, database, 50)
+    const anchor50 = list50 && effectAnchorOf(rows, list50)
+    if (list50?.result.cpuMsPerRequest !== undefined && anchor50?.result.cpuMsPerRequest !== undefined) {
+      goals.push({
+        text: `[${database}] 50 clients: CPU per unified list request ≤ 2× the Effect proxy's`,
+        figures: `${list50.result.cpuMsPerRequest.toFixed(2)} vs ${anchor50.result.cpuMsPerRequest.toFixed(2)} ms = ${(list50.result.cpuMsPerRequest / anchor50.result.cpuMsPerRequest).toFixed(2)}×`,
+        met: list50.result.cpuMsPerRequest <= 2 * anchor50.result.cpuMsPerRequest
+      })
+    }
     const shortened = unifiedListRequests < SOAK_GOAL_REQUESTS ? ` (shortened run: the goal is stated for ${SOAK_GOAL_REQUESTS.toLocaleString("en-US")})` : ""
     goals.push({
       text: `[${database}] RSS after ${unifiedListRequests.toLocaleString("en-US")} unified list requests within 50 MB of RSS after the first 1,000`,
@@ -81,4 +103,7 @@ export const formatGoals = (goals: ReadonlyArray<Goal>): string => {
 }
 
 export const UNIFIED_LIST = "unified GET /unified/ats/applications?page_size=100"
+export const UNIFIED_GET = "unified GET /unified/ats/applications/:id"
+export const EFFECT_LIST = "Effect proxy GET /applications?page_size=100"
+export const EFFECT_GET = "Effect proxy GET /applications/:id"
 export const RPC_LIST = "RPC POST /actions/rpc ats_list_applications"

@@ -1,7 +1,8 @@
 /*
  * The results table: every measured row beside the hand-written proxy's row of the same kind
  * (list or get) and client count, since "how much slower than what I would write myself" is the
- * question the benchmark answers.
+ * question the benchmark answers; and beside the same proxy on Effect HttpApi, which splits that
+ * answer into what the framework costs and what Switchyard adds on top of it.
  */
 import type { LoadResult } from "./autocannon.js"
 
@@ -16,11 +17,17 @@ export interface Row {
   readonly database: Database
   readonly clients: number
   readonly handWritten: boolean
+  /** The same proxy on Effect HttpApi (effectProxy.ts): the framework's own cost, the anchor Switchyard is compared with too. */
+  readonly effectProxy?: boolean
   readonly result: LoadResult
 }
 
 export const baselineOf = (rows: ReadonlyArray<Row>, row: Pick<Row, "run" | "kind" | "clients">): Row | undefined =>
   rows.find((candidate) => candidate.handWritten && candidate.run === row.run && candidate.kind === row.kind && candidate.clients === row.clients)
+
+/** The Effect proxy's row a row is compared with: same run, kind and client count. */
+export const effectAnchorOf = (rows: ReadonlyArray<Row>, row: Pick<Row, "run" | "kind" | "clients">): Row | undefined =>
+  rows.find((candidate) => candidate.effectProxy === true && candidate.run === row.run && candidate.kind === row.kind && candidate.clients === row.clients)
 
 const signed = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(0)}`
 
@@ -43,6 +50,7 @@ export const resultsTable = (rows: ReadonlyArray<Row>): string => {
     if (i > 0 && ordered[i - 1]!.run !== row.run) body.push([])
     const base = baselineOf(rows, row)
     const compared = base !== undefined && !row.handWritten
+    const anchor = effectAnchorOf(rows, row)
     body.push([
       row.path,
       row.database,
@@ -52,12 +60,15 @@ export const resultsTable = (rows: ReadonlyArray<Row>): string => {
       row.result.p99.toFixed(0),
       row.result.cpuMsPerRequest === undefined ? "—" : row.result.cpuMsPerRequest.toFixed(2),
       row.handWritten ? "(baseline)" : compared ? `${(row.result.reqPerSec / base.result.reqPerSec).toFixed(2)}×` : "—",
+      row.effectProxy === true
+        ? "(anchor)"
+        : anchor !== undefined && !row.handWritten ? `${(row.result.reqPerSec / anchor.result.reqPerSec).toFixed(2)}×` : "—",
       compared ? signed(row.result.p50 - base.result.p50) : "—",
       compared ? signed(row.result.p99 - base.result.p99) : "—"
     ])
   })
   return formatTable(
-    ["path", "database", "clients", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "req/s ÷ hand-written", "p50 − hand-written (ms)", "p99 − hand-written (ms)"],
+    ["path", "database", "clients", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "req/s ÷ hand-written", "req/s ÷ Effect proxy", "p50 − hand-written (ms)", "p99 − hand-written (ms)"],
     body,
     2
   )
