@@ -5,11 +5,11 @@ import { sectionsFor } from "./routes.js"
 import { currentSession, type Session, signOut } from "./session.js"
 import { SignIn } from "./SignIn.js"
 import { ErrorNote, Loading } from "./ui/Feedback.js"
+import { scopeLabels } from "./ui/format.js"
 import { SessionContext, sessionState } from "./ui/SessionContext.js"
 
 const SESSION_ENDED = "Your session ended: it was signed out, it expired, or its API key was revoked. Sign in again."
 
-const scopeLabel = { full_access: "Full Access", read_only: "Read Only", accounts: "Accounts", actions: "Actions" } as const
 
 export const App = () => {
   const [session, setSession] = useState<Session | null | undefined>(undefined)
@@ -69,7 +69,7 @@ const Shell = (
       <header class="top">
         <span class="brand">Switchyard</span>
         <span class="who">
-          Project <code>{session.project_id}</code> · <span class="scope">{scopeLabel[session.scope]}</span>
+          Project <code>{session.project_id}</code> · <span class="scope">{scopeLabels[session.scope]}</span>
         </span>
         <button type="button" onClick={() => signOut().then(onSignedOut, setSignOutError)}>Sign out</button>
       </header>
@@ -89,7 +89,7 @@ const Shell = (
             <>
               <h1 tabIndex={-1}>Nothing to show for this key</h1>
               <p>
-                A key with the {scopeLabel[session.scope]} scope runs actions only; the dashboard has no view it may read. Sign out
+                A key with the {scopeLabels[session.scope]} scope runs actions only; the dashboard has no view it may read. Sign out
                 and sign in with a Full Access or Read Only key.
               </p>
             </>

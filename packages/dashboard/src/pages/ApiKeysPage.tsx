@@ -5,17 +5,11 @@ import { Badge } from "../ui/Badge.js"
 import { Confirm } from "../ui/Confirm.js"
 import { CopyField } from "../ui/CopyField.js"
 import { Empty, ErrorNote, Loaded } from "../ui/Feedback.js"
-import { formatTime } from "../ui/format.js"
+import { formatTime, scopeLabels } from "../ui/format.js"
 import { PageHeader } from "../ui/PageHeader.js"
 import { useAction, useLoad } from "../ui/useLoad.js"
 
-const scopes: ReadonlyArray<{ value: ApiKeyScope; label: string }> = [
-  { value: "full_access", label: "Full Access" },
-  { value: "read_only", label: "Read Only" },
-  { value: "accounts", label: "Accounts" },
-  { value: "actions", label: "Actions" }
-]
-const scopeLabel = (scope: ApiKeyScope) => scopes.find((entry) => entry.value === scope)?.label ?? scope
+const scopes = (Object.entries(scopeLabels) as Array<[ApiKeyScope, string]>).map(([value, label]) => ({ value, label }))
 
 /** Every key of the project, revoked ones included, following the pages to the end. */
 const allKeys = async (): Promise<ReadonlyArray<ApiKey>> => {
@@ -49,7 +43,7 @@ export const ApiKeysPage = () => {
       {created === undefined ? null : (
         <section class="panel" aria-label="New key">
           <CopyField
-            label={`The new key “${created.name}” (${scopeLabel(created.scope)})`}
+            label={`The new key “${created.name}” (${scopeLabels[created.scope]})`}
             value={created.key}
             note="Copy it now: it is not shown again."
           />
@@ -72,7 +66,7 @@ export const ApiKeysPage = () => {
                     <tr key={key.id}>
                       <td>{key.name}</td>
                       <td><code>{key.key_prefix}…</code></td>
-                      <td>{scopeLabel(key.scope)}</td>
+                      <td>{scopeLabels[key.scope]}</td>
                       <td>{formatTime(key.created_at)}</td>
                       <td>{formatTime(key.last_used_at)}</td>
                       <td>{key.revoked_at === null ? <Badge label="Active" tone="good" /> : <Badge label={`Revoked ${formatTime(key.revoked_at)}`} tone="neutral" />}</td>

@@ -1,3 +1,13 @@
+import type { ApiKeyScope } from "@switchyard/api"
+
+/** A key scope as the spec names it. */
+export const scopeLabels: Record<ApiKeyScope, string> = {
+  full_access: "Full Access",
+  read_only: "Read Only",
+  accounts: "Accounts",
+  actions: "Actions"
+}
+
 /** A timestamp as people read it, in the browser's zone; "never" for none. */
 export const formatTime = (iso: string | null | undefined): string => {
   if (iso === null || iso === undefined || iso === "") return "never"

@@ -3,7 +3,7 @@ import { basic, type Caller, Forbidden, Unauthorized } from "@switchyard/api"
 import { Effect, Option, Redacted } from "effect"
 import { ApiKeys } from "../features/auth/ApiKeys.js"
 import { DashboardSessions } from "../features/auth/DashboardSessions.js"
-import { scopeAllows } from "../features/auth/ScopePolicy.js"
+import { isReadMethod, scopeAllows } from "../features/auth/ScopePolicy.js"
 import { SwitchyardConfig } from "../platform/Config.js"
 import { sessionEnded, sessionTokenOf } from "./DashboardCookie.js"
 import { crossOriginRefusal } from "./sameOrigin.js"
@@ -14,8 +14,6 @@ const scopeLabel = {
   accounts: "Accounts",
   actions: "Actions"
 } as const
-
-const readMethods = new Set(["GET", "HEAD", "OPTIONS"])
 
 /**
  * Who is making the request under way, decided once for the request guards (before routing)
@@ -48,7 +46,7 @@ export class RequestAuthentication extends Effect.Service<RequestAuthentication>
     const bySession = (request: HttpServerRequest.HttpServerRequest, token: Parameters<typeof sessions.authenticate>[0]) =>
       Effect.gen(function*() {
         // refused before the lookup: a forged request learns nothing, not even whether the session lives
-        if (!readMethods.has(request.method.toUpperCase())) {
+        if (!isReadMethod(request.method)) {
           const refusal = crossOriginRefusal(request, publicUrl)
           if (refusal !== undefined) return yield* new Forbidden({ message: refusal })
         }

@@ -1,24 +1,14 @@
+import { connectPageHeaders } from "../connectPage/connectPageHeaders.js"
+
 /**
- * The headers of the dashboard's page: everything it runs and loads comes from this server
- * (no inline script or style, no other origin), it cannot be framed, and nothing is cached
- * or sent as Referer. Its forms are sent by its script (fetch), never submitted by the browser.
+ * The headers of the dashboard's page: the connect page's policy with no origin allowed to
+ * frame it. Everything it runs and loads comes from this server (no inline script or style, no
+ * other origin), it cannot be framed, and nothing is cached or sent as Referer. Its forms are
+ * sent by its script (fetch), never submitted by the browser. (The content type goes with the body.)
  */
-export const dashboardPageHeaders: Record<string, string> = {
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'"
-  ].join("; "),
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store"
-}
+export const dashboardPageHeaders: Record<string, string> = (({ "content-type": _type, ...headers }) => headers)(
+  connectPageHeaders([])
+)
 
 /**
  * `GET /dashboard`: the page before its script runs. Asset paths are relative to the page

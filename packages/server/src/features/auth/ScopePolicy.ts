@@ -2,6 +2,9 @@ import type { ApiKeyScope } from "@switchyard/api"
 
 const readMethods = new Set(["GET", "HEAD", "OPTIONS"])
 
+/** Whether a request with `method` only reads (what Read Only keys may send, and cookie requests may send from anywhere). */
+export const isReadMethod = (method: string) => readMethods.has(method.toUpperCase())
+
 /** The path families each narrow scope may use (spec, Authentication: scopes). */
 const scopePaths: Record<Exclude<ApiKeyScope, "full_access" | "read_only">, ReadonlyArray<RegExp>> = {
   accounts: [/^\/v2\/accounts(\/|$)/, /^\/connect_sessions(\/|$)/],
@@ -18,7 +21,7 @@ export const scopeAllows = (scope: ApiKeyScope, method: string, path: string): b
     case "full_access":
       return true
     case "read_only":
-      return readMethods.has(method.toUpperCase())
+      return isReadMethod(method)
     default:
       return scopePaths[scope].some((pattern) => pattern.test(path))
   }
